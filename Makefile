@@ -1,0 +1,70 @@
+# The course site: `make` builds it, `make test` tests it. Both set themselves up.
+SHELL := /bin/bash
+.DEFAULT_GOAL := site
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+# JavaScript served by the site itself (no CDN), fetched from the npm registry.
+MATHJAX := mathjax@3.2.2
+REQUIREJS := requirejs@2.3.4
+HTML_MANAGER := @jupyter-widgets/html-manager@1.0.6
+
+.PHONY: site book page venv vendor test test-package test-site lint notebooks serve bench clean
+
+site: book ## build the site into _build/html
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-nodeps.txt code/pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-nodeps.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e code
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $@
+
+vendor: .vendor/.installed
+
+.vendor/.installed: Makefile
+	rm -rf .vendor && mkdir -p .vendor/tarballs
+	cd .vendor/tarballs && npm pack --silent $(MATHJAX) $(REQUIREJS) $(HTML_MANAGER) >/dev/null
+	mkdir -p .vendor/mathjax .vendor/requirejs .vendor/html-manager
+	tar -xzf .vendor/tarballs/mathjax-*.tgz -C .vendor/mathjax --strip-components=1
+	tar -xzf .vendor/tarballs/requirejs-*.tgz -C .vendor/requirejs --strip-components=1
+	tar -xzf .vendor/tarballs/jupyter-widgets-html-manager-*.tgz -C .vendor/html-manager --strip-components=1
+	rm -rf .vendor/tarballs
+	touch $@
+
+book: venv vendor ## build the whole book (re-executes pages whose code or package changed)
+	$(PY) tools/build_book.py
+
+page: venv vendor ## build the intro and one page: make page PAGE=book/lessons/04_sinusoidal_positions.md
+	@test -n "$(PAGE)" || { echo "usage: make page PAGE=book/lessons/NN_name.md"; exit 2; }
+	$(PY) tools/build_book.py --page $(PAGE)
+
+test: venv vendor ## lint, package tests, full build, browser tests
+	$(MAKE) lint
+	$(PY) -m pytest tests/package -q
+	$(MAKE) book
+	$(PY) -m pytest tests/site -q
+
+lint: venv ## ruff, and the workflow linters
+	$(VENV)/bin/ruff check code tests tools _ext
+	$(VENV)/bin/actionlint .github/workflows/*.yml
+	$(VENV)/bin/zizmor --offline .github/workflows
+
+notebooks: venv ## regenerate the .ipynb beside each page (run after editing a page)
+	$(PY) tools/sync_notebooks.py
+
+serve: ## serve the built site on http://127.0.0.1:$(PORT)
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
+
+bench: venv vendor ## time cold/no-change/one-file rebuilds, page sizes
+	$(PY) tools/bench.py
+
+clean: ## remove build output (keeps .venv and .vendor)
+	rm -rf _build

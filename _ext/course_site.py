@@ -1,0 +1,100 @@
+"""Sphinx extension for the course site: self-hosted JavaScript and build information.
+
+* plotly.js is copied once into ``_static/vendor/`` from the installed Plotly package and
+  added only to pages that hold a Plotly figure (not inlined into each page, no CDN).
+* MathJax, require.js and the ipywidgets manager are served from ``_static/vendor/`` too
+  (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
+* Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
+* The footer says which device and which PyTorch version built the pages.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+# Set before any notebook kernel starts: kernels inherit this process's environment.
+os.environ["COURSE_STATIC_SITE"] = "1"
+os.environ.setdefault("PYTHONHASHSEED", "0")
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+VENDOR_SOURCE = REPO_ROOT / ".vendor"
+PLOTLY_JS = "vendor/plotly.min.js"
+PLOT_MARKER = 'class="course-plot"'
+
+# What the site serves from _static/vendor/, and where it comes from in .vendor/.
+VENDORED = {
+    "mathjax": "mathjax/es5",
+    "require.min.js": "requirejs/require.js",
+    "embed-amd.js": "html-manager/dist/embed-amd.js",
+}
+
+
+def _plotly_js_path() -> Path:
+    import plotly
+
+    path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    if not path.exists():
+        raise FileNotFoundError(f"plotly.min.js not found at {path}; reinstall plotly")
+    return path
+
+
+def _check_vendor() -> None:
+    missing = [str(VENDOR_SOURCE / source) for source in VENDORED.values()
+               if not (VENDOR_SOURCE / source).exists()]
+    if missing:
+        raise FileNotFoundError(
+            "self-hosted JavaScript is missing: " + ", ".join(missing) + ". Run `make vendor`."
+        )
+
+
+def _build_footer() -> str:
+    from embedding_course.device import build_info
+
+    info = build_info()
+    return (f'<p class="course-build-info">Pages executed on <b>{info["device"]}</b> '
+            f'({info["device_name"]}) with PyTorch {info["torch"]} and Python {info["python"]}.</p>')
+
+
+def on_config_inited(app, config) -> None:
+    _check_vendor()
+    static = str(Path(__file__).parent / "static")
+    if static not in config.html_static_path:
+        config.html_static_path.append(static)
+    theme_options = dict(config.html_theme_options or {})
+    theme_options["extra_footer"] = (theme_options.get("extra_footer") or "") + _build_footer()
+    config.html_theme_options = theme_options
+    config.nb_ipywidgets_js = {
+        "vendor/require.min.js": {},
+        "vendor/embed-amd.js": {},
+    }
+
+
+def on_page_context(app, pagename, templatename, context, doctree) -> None:
+    body = context.get("body", "")
+    if PLOT_MARKER in body:
+        # Synchronous, in <head>: figures on the page call Plotly as the page is parsed.
+        app.add_js_file(PLOTLY_JS, priority=200)
+
+
+def on_build_finished(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    vendor_out = Path(app.outdir) / "_static" / "vendor"
+    vendor_out.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(_plotly_js_path(), vendor_out / "plotly.min.js")
+    for target, source in VENDORED.items():
+        source_path, target_path = VENDOR_SOURCE / source, vendor_out / target
+        if source_path.is_dir():
+            shutil.copytree(source_path, target_path, dirs_exist_ok=True)
+        else:
+            shutil.copy2(source_path, target_path)
+
+
+def setup(app):
+    app.connect("config-inited", on_config_inited)
+    app.connect("html-page-context", on_page_context)
+    app.connect("build-finished", on_build_finished)
+    app.add_css_file("course.css")
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

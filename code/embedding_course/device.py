@@ -1,0 +1,66 @@
+"""Choosing where tensors live: a GPU when there is one, else the CPU."""
+
+from __future__ import annotations
+
+import os
+import platform
+
+import torch
+
+DEVICE_ENV_VAR = "COURSE_DEVICE"
+ALLOWED_DEVICES = ("cuda", "mps", "cpu")
+
+
+def _mps_available() -> bool:
+    backend = getattr(torch.backends, "mps", None)
+    return bool(backend is not None and backend.is_available())
+
+
+def pick_device(preferred: str | None = None) -> torch.device:
+    """Return the device the course computes on.
+
+    The order is ``cuda``, then ``mps`` (Apple GPUs), then ``cpu``. The environment
+    variable ``COURSE_DEVICE`` (or ``preferred``) forces a choice, e.g. ``cpu``.
+
+    Args:
+        preferred: ``"cuda"``, ``"mps"``, ``"cpu"`` or ``None`` to read ``COURSE_DEVICE``
+            and fall back to the automatic choice.
+
+    Returns:
+        A ``torch.device``.
+    """
+    requested = preferred if preferred is not None else os.environ.get(DEVICE_ENV_VAR, "")
+    requested = requested.strip().lower()
+    if requested:
+        if requested not in ALLOWED_DEVICES:
+            raise ValueError(
+                f"unknown device {requested!r} (from {'argument' if preferred else DEVICE_ENV_VAR}); "
+                f"allowed: {', '.join(ALLOWED_DEVICES)}"
+            )
+        if requested == "cuda" and not torch.cuda.is_available():
+            raise ValueError("device 'cuda' was requested but torch sees no CUDA GPU; use 'cpu'")
+        if requested == "mps" and not _mps_available():
+            raise ValueError("device 'mps' was requested but torch sees no Apple GPU; use 'cpu'")
+        return torch.device(requested)
+    if torch.cuda.is_available():
+        return torch.device("cuda")
+    if _mps_available():
+        return torch.device("mps")
+    return torch.device("cpu")
+
+
+def build_info() -> dict[str, str]:
+    """Describe the machine that ran the code: device, its name, torch and Python versions."""
+    device = pick_device()
+    if device.type == "cuda":
+        device_name = torch.cuda.get_device_name(device)
+    elif device.type == "mps":
+        device_name = "Apple GPU (Metal)"
+    else:
+        device_name = platform.processor() or platform.machine() or "CPU"
+    return {
+        "device": device.type,
+        "device_name": device_name,
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+    }

