@@ -65,13 +65,25 @@ def on_config_inited(app, config) -> None:
     theme_options = dict(config.html_theme_options or {})
     theme_options["extra_footer"] = (theme_options.get("extra_footer") or "") + _build_footer()
     config.html_theme_options = theme_options
+    # Follow the reader's light/dark preference (an empty mode logs a console error).
+    config.html_context = {**(config.html_context or {}), "default_mode": "auto"}
     config.nb_ipywidgets_js = {
         "vendor/require.min.js": {},
         "vendor/embed-amd.js": {},
     }
 
 
+def _is_thebe(asset) -> bool:
+    text = f"{getattr(asset, 'filename', '') or ''} {getattr(asset, 'attributes', {}).get('body', '')}"
+    return "thebe" in text.lower()
+
+
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
+    # Live code (thebe) is switched off: its scripts would load from a CDN, and it adds its
+    # config script twice per page (a console error). Binder and Colab links stay.
+    for key in ("script_files", "css_files"):
+        if key in context:
+            context[key][:] = [asset for asset in context[key] if not _is_thebe(asset)]
     body = context.get("body", "")
     if PLOT_MARKER in body:
         # Synchronous, in <head>: figures on the page call Plotly as the page is parsed.

@@ -79,12 +79,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the book's root folder")
     parser.add_argument("--page", help="build only the intro and this page (into _build/pages/NAME)")
+    parser.add_argument("--toc", type=Path, help="another table of contents (default: _toc.yml)")
     parser.add_argument("--output", type=Path, help="where _build/ goes (default: the root)")
     parser.add_argument("--watch", nargs="*", default=WATCHED, help="paths whose change re-executes all")
     args = parser.parse_args()
     root = args.root.resolve()
     jupyter_book = str(Path(sys.executable).parent / "jupyter-book")
-    toc = None
+    toc = args.toc.resolve() if args.toc else None
     output = args.output or root
     if args.page:
         toc = single_page_toc(root, args.page)
