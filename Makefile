@@ -12,7 +12,7 @@ MATHJAX := mathjax@3.2.2
 REQUIREJS := requirejs@2.3.4
 HTML_MANAGER := @jupyter-widgets/html-manager@1.0.6
 
-.PHONY: site book page venv vendor test test-package test-site lint notebooks serve bench clean
+.PHONY: site book page venv vendor browser test test-package test-site lint notebooks serve bench clean
 
 site: book ## build the site into _build/html
 
@@ -46,7 +46,15 @@ page: venv vendor ## build the intro and one page: make page PAGE=book/lessons/0
 	@test -n "$(PAGE)" || { echo "usage: make page PAGE=book/lessons/NN_name.md"; exit 2; }
 	$(PY) tools/build_book.py --page $(PAGE)
 
-test: venv vendor ## lint, package tests, full build, browser tests
+CHROMIUM ?= /usr/bin/chromium
+
+browser: ## Debian's Chromium for the browser tests (installed with apt-get when missing)
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; \
+	  else echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi; }
+
+test: venv vendor browser ## lint, package tests, full build, browser tests
 	$(MAKE) lint
 	$(PY) -m pytest tests/package -q
 	$(MAKE) book
