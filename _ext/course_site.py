@@ -86,8 +86,9 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
             context[key][:] = [asset for asset in context[key] if not _is_thebe(asset)]
     body = context.get("body", "")
     if PLOT_MARKER in body:
-        # Synchronous, in <head>: figures on the page call Plotly as the page is parsed.
-        app.add_js_file(PLOTLY_JS, priority=200)
+        # Deferred: the text shows at once; each figure draws when plotly.js has run,
+        # just before DOMContentLoaded (see embedding_course.web).
+        app.add_js_file(PLOTLY_JS, priority=200, loading_method="defer")
 
 
 def on_build_finished(app, exception) -> None:

@@ -41,10 +41,21 @@ def as_array(values, name: str = "values", ndim: int | None = None) -> np.ndarra
 
 
 def figure_png(figure: Figure) -> bytes:
-    """The PNG bytes of a figure, without a timestamp, so two builds give identical files."""
+    """The PNG bytes of a figure, small and reproducible.
+
+    The image is reduced to a 256-colour palette (heatmaps of noisy tables are otherwise
+    near 1 MB) and carries no timestamp, so two builds give identical files.
+    """
+    from PIL import Image
+
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    buffer.seek(0)
+    image = Image.open(buffer).convert("RGB")
+    palette = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    output = io.BytesIO()
+    palette.save(output, format="PNG", optimize=True)
+    return output.getvalue()
 
 
 def _register_notebook_display() -> None:
