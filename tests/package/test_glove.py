@@ -1,0 +1,192 @@
+"""GloVe 6B 50d: loading, lookup, neighbours, analogies, tables and bad inputs.
+
+One memory-mapped table is shared by the whole module (it loads in well under a second).
+"""
+
+import time
+
+import numpy as np
+import pytest
+from embedding_course import glove
+
+
+@pytest.fixture(scope="module")
+def vectors() -> glove.WordVectors:
+    return glove.load_glove()
+
+
+def test_table_shape_and_memory_map(vectors):
+    assert len(vectors) == 400_000 and vectors.dim == 50
+    assert vectors.table.dtype == np.float32
+    assert isinstance(vectors.table, np.memmap)  # not read into memory
+    assert vectors.words[:3] == ["the", ",", "."]  # most frequent first
+    assert "king" in vectors and "King" not in vectors and 3 not in vectors
+
+
+def test_load_is_cached():
+    assert glove.load_glove() is glove.load_glove()
+
+
+def test_lookup_returns_the_row(vectors):
+    row = vectors.row("queen")
+    assert vectors.words[row] == "queen"
+    np.testing.assert_array_equal(vectors.vector("queen"), vectors.table[row])
+    assert vectors.vectors(["king", "queen"]).shape == (2, 50)
+
+
+def test_norms_are_cached_and_correct(vectors):
+    assert vectors.norms is vectors.norms
+    rows = vectors.rows(["king", "the", "zebra"])
+    np.testing.assert_allclose(vectors.norms[rows], np.linalg.norm(vectors.table[rows], axis=1), rtol=1e-5)
+
+
+def test_similarity_is_cosine(vectors):
+    king, queen = vectors.vector("king"), vectors.vector("queen")
+    expected = king @ queen / np.linalg.norm(king) / np.linalg.norm(queen)
+    assert vectors.similarity("king", "queen") == pytest.approx(float(expected), abs=1e-6)
+    matrix = vectors.similarity_matrix(["king", "queen", "frog"])
+    assert matrix.shape == (3, 3) and matrix[0, 1] == pytest.approx(float(expected), abs=1e-5)
+
+
+def test_neighbours_exclude_the_word_and_are_sorted(vectors):
+    found = vectors.neighbours("frog", k=5)
+    words = [n.word for n in found]
+    scores = [n.score for n in found]
+    assert len(found) == 5 and "frog" not in words and "toad" in words
+    assert scores == sorted(scores, reverse=True) and all(-1 <= s <= 1 for s in scores)
+    with_self = vectors.neighbours("frog", k=2, exclude=[])
+    assert with_self[0].word == "frog" and with_self[0].score == pytest.approx(1.0, abs=1e-5)
+
+
+def test_neighbours_of_a_vector_and_of_many_words_agree(vectors):
+    by_vector = vectors.neighbours(vectors.vector("paris"), k=4, exclude=["paris"])
+    by_word = vectors.neighbours("paris", k=4)
+    many = vectors.neighbours_of_many(["paris", "frog"], k=4)
+    assert [n.word for n in by_vector] == [n.word for n in by_word] == [n.word for n in many["paris"]]
+    np.testing.assert_allclose([n.score for n in many["paris"]], [n.score for n in by_word], atol=1e-5)
+
+
+def test_king_minus_man_plus_woman_is_queen(vectors):
+    answer = vectors.analogy("king", "man", "woman", k=3)
+    assert answer[0].word == "queen"
+    assert answer[0].score == pytest.approx(0.861, abs=0.001)
+    assert not {"king", "man", "woman"} & {n.word for n in answer}
+
+
+def test_without_excluding_inputs_the_top_answer_is_king(vectors):
+    answer = vectors.analogy("king", "man", "woman", k=2, exclude_inputs=False)
+    assert [n.word for n in answer] == ["king", "queen"]
+
+
+def test_paris_minus_france_plus_germany_is_berlin(vectors):
+    assert vectors.analogy("paris", "france", "germany", k=1)[0].word == "berlin"
+
+
+def test_results_are_deterministic(vectors):
+    assert vectors.neighbours("music", k=6) == vectors.neighbours("music", k=6)
+    assert vectors.analogy("tokyo", "japan", "france") == vectors.analogy("tokyo", "japan", "france")
+
+
+def test_direction_scores_lean_as_expected(vectors):
+    scores = vectors.direction_scores(["king", "queen"], positive="he", negative="she")
+    assert scores[0] > scores[1]
+
+
+def test_unknown_word_suggests_close_matches_fast(vectors):
+    start = time.perf_counter()
+    expected = "'qeen' is not in the GloVe vocabulary; did you mean 'queen'"
+    with pytest.raises(glove.UnknownWordError, match=expected):
+        vectors.vector("qeen")
+    assert time.perf_counter() - start < 2.0
+    with pytest.raises(KeyError, match="lower-case"):  # a KeyError subclass
+        vectors.row("Paris")
+    with pytest.raises(glove.UnknownWordError) as caught:
+        vectors.row("elephnt")
+    error = caught.value
+    assert error.word == "elephnt" and "elephant" in error.suggestions
+
+
+def test_no_suggestion_for_gibberish(vectors):
+    with pytest.raises(glove.UnknownWordError, match="no close match"):
+        vectors.row("qzxqzxqzxqzxqzx")
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda v: v.row(42), ValueError, "word must be a string, got int"),
+        (lambda v: v.row("  "), ValueError, "word is empty"),
+        (lambda v: v.vectors([]), ValueError, "word list is empty"),
+        (lambda v: v.vectors("king"), ValueError, "not the single string"),
+        (lambda v: v.neighbours("king", k=0), ValueError, "k must be a whole number >= 1, got 0"),
+        (lambda v: v.neighbours("king", k=-3), ValueError, "k must be"),
+        (lambda v: v.neighbours("king", k=2.5), ValueError, "k must be"),
+        (lambda v: v.neighbours(np.zeros(50), k=2), ValueError, "zero vector"),
+        (lambda v: v.neighbours(np.ones(3), k=2), ValueError, "3 dimensions"),
+        (lambda v: v.analogy("king", "man", None), ValueError, "must be a string, got NoneType"),
+        (lambda v: v.analogy("king", "man", "wmoan"), KeyError, "did you mean 'woman'"),
+        (lambda v: v.neighbours_of_many(["king"], k=0), ValueError, "k must be"),
+    ],
+)
+def test_bad_inputs_give_clear_errors(vectors, call, error, message):
+    with pytest.raises(error, match=message):
+        call(vectors)
+
+
+def test_table_and_words_must_match():
+    with pytest.raises(ValueError, match="2 words for 3 table rows"):
+        glove.WordVectors(np.zeros((3, 2), dtype=np.float32), ["a", "b"])
+    with pytest.raises(ValueError, match="duplicates"):
+        glove.WordVectors(np.zeros((2, 2), dtype=np.float32), ["a", "a"])
+    with pytest.raises(FileNotFoundError, match="no GloVe table"):
+        glove.load_glove("/nonexistent/folder")
+
+
+def test_curated_words_are_all_in_the_vocabulary(vectors):
+    words, groups = glove.curated_words()
+    assert 200 <= len(words) <= 300 and len(words) == len(groups) == len(set(words))
+    assert all(word in vectors for word in words)
+    assert set(groups) == set(glove.WORD_GROUPS)
+
+
+def test_curated_word_selection():
+    words, groups = glove.sample_groups(["animals", "colours"], per_group=2)
+    assert words == glove.WORD_GROUPS["animals"][:2] + glove.WORD_GROUPS["colours"][:2]
+    assert groups == ["animals"] * 2 + ["colours"] * 2
+    with pytest.raises(ValueError, match="unknown group 'planets'"):
+        glove.curated_words(names=["planets"])
+    with pytest.raises(ValueError, match="no groups chosen"):
+        glove.curated_words(names=[])
+    with pytest.raises(ValueError, match="two groups"):
+        glove.curated_words({"a": ["x"], "b": ["x"]})
+    with pytest.raises(ValueError, match="per_group"):
+        glove.sample_groups(["animals"], per_group=0)
+
+
+def test_markdown_tables(vectors):
+    table = glove.analogy_table(vectors, [("king", "man", "woman")])
+    lines = table.splitlines()
+    assert len(lines) == 3 and lines[1].startswith("| ---")
+    assert "**queen**" in lines[2] and "| king |" in lines[2] and "0.861" in lines[2]
+    neighbours = glove.neighbours_table(vectors, ["frog"], k=3)
+    assert neighbours.splitlines()[2].startswith("| frog | snake (0.84)")
+    assert glove.markdown_table(["a"], [["x|y"]]).endswith("| x\\|y |")
+    escaped = glove.markdown_table(["a", "b"], [["_", "*w*"]], bold_columns=[1])
+    assert escaped.endswith("| \\_ | **\\*w\\*** |")
+    with pytest.raises(ValueError, match="row 0 has 2 cells but there are 1 headers"):
+        glove.markdown_table(["a"], [[1, 2]])
+    with pytest.raises(ValueError, match="analogies is empty"):
+        glove.analogy_table(vectors, [])
+    with pytest.raises(ValueError, match="base, subtract, add"):
+        glove.analogy_table(vectors, [("king", "man")])
+
+
+def test_explorer_figure_has_one_dropdown_entry_per_word(vectors):
+    words, groups = glove.sample_groups(["animals", "royalty"], per_group=3)
+    figure = glove.explorer_figure(vectors, words, groups, k=4, start="queen")
+    menu = figure.layout.updatemenus[0]
+    assert len(menu.buttons) == len(words) and menu.active == words.index("queen")
+    data_update, _, traces = menu.buttons[words.index("king")].args
+    assert len(data_update["y"][1]) == 4  # the bar chart's 4 neighbours
+    assert data_update["y"][1][-1] == vectors.neighbours("king", k=4)[0].word  # best at the top
+    assert list(traces) == [len(figure.data) - 2, len(figure.data) - 1]
