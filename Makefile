@@ -42,7 +42,7 @@ vendor: .vendor/.installed
 book: venv vendor ## build the whole book (re-executes pages whose code or package changed)
 	$(PY) tools/build_book.py
 
-page: venv vendor ## build the intro and one page: make page PAGE=book/lessons/04_sinusoidal_positions.md
+page: venv vendor ## build one page into _build/pages/NAME/_build/html: make page PAGE=book/lessons/04_sinusoidal_positions.md
 	@test -n "$(PAGE)" || { echo "usage: make page PAGE=book/lessons/NN_name.md"; exit 2; }
 	$(PY) tools/build_book.py --page $(PAGE)
 

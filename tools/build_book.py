@@ -65,20 +65,21 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
 
 
 def single_page_toc(root: Path, page: str) -> Path:
-    """A table of contents with the intro and one page, for building a lesson quickly."""
+    """A table of contents with just one page, for building a lesson quickly."""
     page_path = (root / page).resolve()
     if not page_path.exists():
         raise SystemExit(f"build_book: no such page: {page}")
     docname = page_path.relative_to(root).with_suffix("").as_posix()
     toc = Path(tempfile.mkdtemp()) / "_toc.yml"
-    toc.write_text(f"format: jb-book\nroot: book/intro\nchapters:\n  - file: {docname}\n")
+    # The page is the root: the intro's links to the other lessons would be broken here.
+    toc.write_text(f"format: jb-book\nroot: {docname}\n")
     return toc
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the book's root folder")
-    parser.add_argument("--page", help="build only the intro and this page (into _build/pages/NAME)")
+    parser.add_argument("--page", help="build only this page (into _build/pages/NAME/_build/html)")
     parser.add_argument("--toc", type=Path, help="another table of contents (default: _toc.yml)")
     parser.add_argument("--output", type=Path, help="where _build/ goes (default: the root)")
     parser.add_argument("--watch", nargs="*", default=WATCHED, help="paths whose change re-executes all")

@@ -47,7 +47,8 @@ class StaticSiteRenderer(MimetypeRenderer):
             f"  var draw = function() {{\n"
             f"    Plotly.newPlot({json.dumps(div_id)}, spec.data, spec.layout, {config});\n"
             f"  }};\n"
-            f"  if (window.Plotly) {{ draw(); }} else {{ document.addEventListener('DOMContentLoaded', draw); }}\n"
+            f"  if (window.Plotly) {{ draw(); }}\n"
+            f"  else {{ document.addEventListener('DOMContentLoaded', draw); }}\n"
             f"}})();\n"
             f"</script>"
         )

@@ -24,7 +24,7 @@ def test_feedback_is_truthy_only_when_correct():
     verdict = exercises.wrong("shape is (3, 4), expected (4, 3)")
     assert not verdict
     assert "shape is (3, 4)" in str(verdict)
-    assert "❌" in verdict._repr_markdown_()
+    assert verdict._repr_markdown_().startswith("**Not yet.**")
 
 
 def test_not_answered_gives_a_hint():

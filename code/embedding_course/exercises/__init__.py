@@ -24,8 +24,7 @@ class Feedback:
         return "\n".join([head, *(f"  - {message}" for message in self.messages)])
 
     def _repr_markdown_(self) -> str:
-        icon = "✅" if self.correct else "❌"
-        head = f"{icon} **{'Correct!' if self.correct else 'Not yet.'}**"
+        head = f"**{'Correct!' if self.correct else 'Not yet.'}**"
         return "\n".join([head, "", *(f"- {message}" for message in self.messages)])
 
     def __repr__(self) -> str:
