@@ -7,12 +7,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-# JavaScript served by the site itself (no CDN), fetched from the npm registry.
-MATHJAX := mathjax@3.2.2
-REQUIREJS := requirejs@2.3.4
-HTML_MANAGER := @jupyter-widgets/html-manager@1.0.6
 
-.PHONY: site book page venv vendor browser test test-package test-site lint notebooks serve bench clean
+.PHONY: site book page venv vendor browser test lint notebooks serve bench clean
 
 site: book ## build the site into _build/html
 
@@ -29,9 +25,9 @@ $(VENV)/.installed: requirements.txt requirements-nodeps.txt code/pyproject.toml
 
 vendor: .vendor/.installed
 
-.vendor/.installed: Makefile
+.vendor/.installed: js-requirements.txt
 	rm -rf .vendor && mkdir -p .vendor/tarballs
-	cd .vendor/tarballs && npm pack --silent $(MATHJAX) $(REQUIREJS) $(HTML_MANAGER) >/dev/null
+	cd .vendor/tarballs && npm pack --silent $$(grep -v '^#' ../../js-requirements.txt) >/dev/null
 	mkdir -p .vendor/mathjax .vendor/requirejs .vendor/html-manager
 	tar -xzf .vendor/tarballs/mathjax-*.tgz -C .vendor/mathjax --strip-components=1
 	tar -xzf .vendor/tarballs/requirejs-*.tgz -C .vendor/requirejs --strip-components=1

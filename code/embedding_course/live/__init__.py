@@ -13,8 +13,8 @@ from collections.abc import Callable
 from embedding_course.web import on_static_site
 
 STATIC_NOTE = (
-    "Live explorer: launch this page in Binder or Colab (rocket icon at the top) or run it "
-    "in Jupyter to drive this explorer with sliders. The figures above work without a kernel."
+    "**Live explorer.** Launch this page in Binder or Colab (the rocket icon at the top) or run "
+    "it in Jupyter to drive this explorer with widgets. The figures above work without a kernel."
 )
 
 
@@ -24,10 +24,11 @@ def show(make_widget: Callable[[], object]):
     Returns:
         The widget, or ``None`` on the static site.
     """
+    from IPython.display import Markdown, display
+
     if on_static_site():
-        print(STATIC_NOTE)
+        display(Markdown(f"> {STATIC_NOTE}"))
         return None
-    from IPython.display import display
 
     widget = make_widget()
     display(widget)

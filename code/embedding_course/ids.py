@@ -1,0 +1,271 @@
+"""Token IDs are labels, not measurements: a map analogy and a look at real tokenizer IDs.
+
+A city's ID in a register (here: its place in alphabetical order) tells you nothing about
+where it lies; its coordinates do, and the distance between two coordinates means
+something. A token ID is like the register number. An embedding is like the coordinates,
+only with many more than two axes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from embedding_course import plotting
+
+EARTH_RADIUS_KM = 6371.0
+
+
+@dataclass(frozen=True)
+class City:
+    """A city with its latitude and longitude in degrees (north and east are positive)."""
+
+    name: str
+    latitude: float
+    longitude: float
+
+
+# Capitals of Europe, rounded to two decimals. The ID of a city is its place in
+# alphabetical order, which is as arbitrary as a tokenizer's numbering.
+CITIES: tuple[City, ...] = tuple(sorted(
+    (
+        City("Amsterdam", 52.37, 4.90),
+        City("Athens", 37.98, 23.73),
+        City("Berlin", 52.52, 13.40),
+        City("Brussels", 50.85, 4.35),
+        City("Dublin", 53.35, -6.26),
+        City("Lisbon", 38.72, -9.14),
+        City("London", 51.51, -0.13),
+        City("Madrid", 40.42, -3.70),
+        City("Paris", 48.86, 2.35),
+        City("Prague", 50.08, 14.44),
+        City("Rome", 41.90, 12.50),
+        City("Stockholm", 59.33, 18.07),
+        City("Vienna", 48.21, 16.37),
+        City("Warsaw", 52.23, 21.01),
+    ),
+    key=lambda city: city.name,
+))
+
+
+def city_names() -> list[str]:
+    """The city names in ID order (ID 0 first)."""
+    return [city.name for city in CITIES]
+
+
+def city_id(name: str) -> int:
+    """The ID of a city: its index in :data:`CITIES` (alphabetical order)."""
+    names = city_names()
+    if name not in names:
+        raise ValueError(f"unknown city {name!r}; known cities: {', '.join(names)}")
+    return names.index(name)
+
+
+def great_circle_km(first: City, second: City) -> float:
+    """The distance along the Earth's surface between two cities, in km (haversine formula)."""
+    for city in (first, second):
+        if not isinstance(city, City):
+            raise ValueError(f"expected a City, got {type(city).__name__}")
+    lat1, lon1, lat2, lon2 = map(math.radians, (first.latitude, first.longitude,
+                                                second.latitude, second.longitude))
+    half_chord = (math.sin((lat2 - lat1) / 2) ** 2
+                  + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2)
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(half_chord))
+
+
+def city_pairs() -> list[tuple[str, str, int, float]]:
+    """Every pair of distinct cities as ``(name_a, name_b, id_gap, km)``, ID order within a pair."""
+    pairs = []
+    for i, first in enumerate(CITIES):
+        for j in range(i + 1, len(CITIES)):
+            second = CITIES[j]
+            pairs.append((first.name, second.name, j - i, great_circle_km(first, second)))
+    return pairs
+
+
+def id_gap_distance_correlation() -> float:
+    """Pearson correlation between the ID gap and the distance in km over all city pairs."""
+    pairs = city_pairs()
+    gaps = np.array([gap for _, _, gap, _ in pairs], dtype=float)
+    kms = np.array([km for _, _, _, km in pairs], dtype=float)
+    return float(np.corrcoef(gaps, kms)[0, 1])
+
+
+def neighbouring_ids_far_apart() -> tuple[str, str, float]:
+    """The two cities with consecutive IDs (gap 1) that lie farthest apart: ``(a, b, km)``."""
+    gap_one = [(a, b, km) for a, b, gap, km in city_pairs() if gap == 1]
+    return max(gap_one, key=lambda pair: pair[2])
+
+
+# ---------------------------------------------------------------- real tokenizer IDs
+
+def wordpiece_tokens(text: str, tokenizer=None) -> list[tuple[str, int]]:
+    """Split ``text`` with a WordPiece tokenizer and return ``(token, id)`` pairs.
+
+    Args:
+        text: a non-empty string.
+        tokenizer: a ``tokenizers.Tokenizer``; by default the MiniLM (BERT) tokenizer from
+            :func:`embedding_course.pretrained.wordpiece_tokenizer`.
+
+    Returns:
+        One pair per token, including the special tokens ``[CLS]`` and ``[SEP]``.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    if not text.strip():
+        raise ValueError("text is empty; give at least one word to tokenize")
+    if tokenizer is None:
+        from embedding_course.pretrained import wordpiece_tokenizer
+
+        tokenizer = wordpiece_tokenizer()
+    encoding = tokenizer.encode(text)
+    return list(zip(encoding.tokens, encoding.ids, strict=True))
+
+
+def format_token_ids(pairs: Sequence[tuple[str, int]]) -> str:
+    """Two aligned lines, tokens above their IDs, for printing in a notebook."""
+    if len(pairs) == 0:
+        raise ValueError("pairs is empty; give at least one (token, id) pair")
+    widths = [max(len(str(token)), len(str(token_id))) for token, token_id in pairs]
+    columns = list(zip(pairs, widths, strict=True))
+    tokens = "  ".join(str(token).ljust(width) for (token, _), width in columns)
+    numbers = "  ".join(str(token_id).ljust(width) for (_, token_id), width in columns)
+    return f"token  {tokens}\nid     {numbers}"
+
+
+def id_neighbours(token_id: int, span: int = 3, tokenizer=None) -> list[tuple[int, str]]:
+    """The tokens whose IDs lie within ``span`` of ``token_id``: ``(id, token)`` pairs.
+
+    Shows that numerically close IDs need not be related words.
+    """
+    if tokenizer is None:
+        from embedding_course.pretrained import wordpiece_tokenizer
+
+        tokenizer = wordpiece_tokenizer()
+    size = tokenizer.get_vocab_size()
+    if isinstance(token_id, bool) or not isinstance(token_id, (int, np.integer)):
+        raise ValueError(f"token_id must be a whole number, got {token_id!r}")
+    if not 0 <= token_id < size:
+        raise IndexError(f"token id {token_id} is outside the vocabulary (0..{size - 1})")
+    if isinstance(span, bool) or not isinstance(span, int) or span < 0:
+        raise ValueError(f"span must be a whole number >= 0, got {span!r}")
+    low, high = max(0, token_id - span), min(size - 1, token_id + span)
+    return [(i, tokenizer.id_to_token(i)) for i in range(low, high + 1)]
+
+
+def id_vs_vector_rows(anchor: str, others: Sequence[str], tokenizer=None,
+                      table=None) -> list[tuple[str, int, int, float]]:
+    """Compare ID gaps with the similarity of *learned* vectors, for whole-word tokens.
+
+    Args:
+        anchor: a word that is a single token, e.g. ``"cat"``.
+        others: words to compare with it, each a single token.
+        tokenizer: a ``tokenizers.Tokenizer``; the MiniLM (BERT) one by default.
+        table: its token embedding table (V, C); MiniLM's by default.
+
+    Returns:
+        One ``(word, id, |id - anchor id|, cosine similarity to the anchor)`` per word of ``others``.
+    """
+    from embedding_course.one_hot import cosine_similarity_matrix
+
+    if tokenizer is None or table is None:
+        from embedding_course import pretrained
+
+        tokenizer = tokenizer if tokenizer is not None else pretrained.wordpiece_tokenizer()
+        table = table if table is not None else pretrained.bert_token_table()
+    if isinstance(others, str) or len(others) == 0:
+        raise ValueError("others must be a non-empty list of words")
+    words = [anchor, *others]
+    token_ids = []
+    for word in words:
+        token_id = tokenizer.token_to_id(word) if isinstance(word, str) else None
+        if token_id is None:
+            raise ValueError(f"{word!r} is not a single token of the vocabulary; "
+                             "pick a common lower-case word")
+        token_ids.append(token_id)
+    table = np.asarray(table)
+    if table.ndim != 2 or table.shape[0] <= max(token_ids):
+        raise ValueError(f"table must have shape (vocab_size, dim) with a row for id {max(token_ids)}, "
+                         f"got shape {table.shape}")
+    similarity = cosine_similarity_matrix(table[token_ids])[0]  # (1 + len(others),)
+    return [(word, token_id, abs(token_id - token_ids[0]), float(similarity[i]))
+            for i, (word, token_id) in enumerate(zip(words, token_ids, strict=True)) if i > 0]
+
+
+def id_vs_vector_html(anchor: str, others: Sequence[str]) -> str:
+    """:func:`id_vs_vector_rows` as an HTML table (display it with ``IPython.display.HTML``)."""
+    rows = id_vs_vector_rows(anchor, others)
+    header = ["word", "ID", f"ID gap to '{anchor}'", f"cosine of the learned vectors with '{anchor}'"]
+    cells = [[escape(word), str(token_id), f"{gap:,}", f"{cosine:.2f}"]
+             for word, token_id, gap, cosine in rows]
+    head = "".join(f"<th>{escape(name)}</th>" for name in header)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in cells)
+    return f'<table class="table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+# ---------------------------------------------------------------- figures
+
+# Where to write a city's label on the map, so that labels of close cities do not overlap.
+_LABEL_OFFSETS = {
+    "Amsterdam": ((4, 6), "left"),
+    "Brussels": ((6, -9), "left"),
+    "London": ((-6, 3), "right"),
+    "Paris": ((-6, -9), "right"),
+}
+
+
+def map_analogy_figure() -> Figure:
+    """Two views of the same cities: listed by ID (left) and placed by coordinates (right)."""
+    figure = Figure(figsize=(9.0, 5.6), dpi=110, layout="constrained")
+    by_id, by_place = figure.subplots(1, 2, width_ratios=[1, 3.2])
+    names = city_names()
+    colours = plotting.matplotlib_colors(len(CITIES), "tab20")
+
+    by_id.scatter(np.zeros(len(CITIES)), range(len(CITIES)), c=colours, s=50, zorder=3)
+    by_id.axvline(0, color="#999999", lw=1, zorder=1)
+    for index, name in enumerate(names):
+        by_id.annotate(name, (0, index), xytext=(8, 0), textcoords="offset points", va="center", fontsize=8)
+    by_id.set_yticks(range(len(CITIES)))
+    by_id.set_ylim(len(CITIES) - 0.5, -0.5)  # ID 0 at the top
+    by_id.set_xlim(-0.3, 1.6)
+    by_id.set_xticks([])
+    for side in ("bottom", "right", "top"):
+        by_id.spines[side].set_visible(False)
+    by_id.set_ylabel("city ID (alphabetical order)")
+    by_id.set_title("By ID", fontsize=10)
+
+    longitudes = [city.longitude for city in CITIES]
+    latitudes = [city.latitude for city in CITIES]
+    by_place.scatter(longitudes, latitudes, c=colours, s=60, zorder=3)
+    for index, city in enumerate(CITIES):
+        offset, align = _LABEL_OFFSETS.get(city.name, ((6, 3), "left"))
+        by_place.annotate(f"{city.name} ({index})", (city.longitude, city.latitude), xytext=offset,
+                          textcoords="offset points", fontsize=8, ha=align)
+    by_place.set_xlim(-13, 29)
+    by_place.set_ylim(36, 61.5)
+    by_place.set_aspect(1 / math.cos(math.radians(48)))  # roughly equal km per unit on both axes
+    by_place.grid(alpha=0.3)
+    by_place.set_xlabel("longitude (degrees east)")
+    by_place.set_ylabel("latitude (degrees north)")
+    by_place.set_title("By coordinates: two numbers per city, and distance means distance", fontsize=10)
+    return figure
+
+
+def id_gap_figure() -> Figure:
+    """Scatter of every city pair: gap between the IDs against distance on the map."""
+    pairs = city_pairs()
+    figure = Figure(figsize=(7.0, 3.6), dpi=110, layout="constrained")
+    axes = figure.add_subplot()
+    gaps = [gap for _, _, gap, _ in pairs]
+    kms = [km for _, _, _, km in pairs]
+    axes.scatter(gaps, kms, s=18, color=plotting.PALETTE[0], alpha=0.7)
+    axes.set_xlabel("|ID a - ID b|")
+    axes.set_ylabel("distance on the map (km)")
+    axes.set_title(f"All {len(pairs)} city pairs: the ID gap does not predict the distance", fontsize=10)
+    axes.grid(alpha=0.3)
+    return figure

@@ -1,0 +1,258 @@
+"""A tiny training run: words that share contexts end up with similar vectors.
+
+The corpus is generated from sentence templates. Each group of words (animals, foods,
+colours, vehicles) fills the slot of its own templates, so the words of one group appear
+between the same neighbours. A skip-gram model (an ``nn.Embedding`` whose rows must
+predict the surrounding words through an output layer) is trained on it. Words with the
+same neighbours receive the same gradient signal, so their rows drift together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+from matplotlib.figure import Figure
+from torch import nn
+
+from embedding_course import SEED, plotting
+from embedding_course.device import pick_device
+from embedding_course.one_hot import cosine_similarity_matrix
+from embedding_course.tokens import WordVocabulary
+
+TOY_GROUPS: dict[str, list[str]] = {
+    "animals": ["cat", "dog", "horse", "rabbit", "sheep"],
+    "foods": ["bread", "cheese", "apple", "rice", "soup"],
+    "colours": ["red", "blue", "green", "yellow", "purple"],
+    "vehicles": ["car", "bus", "train", "bike", "truck"],
+}
+"""Groups of words; the words of a group share the sentence templates below."""
+
+TEMPLATES: dict[str, list[str]] = {
+    "animals": ["the {} sleeps in the barn", "a {} eats grass in the field", "we fed the hungry {}",
+                "the farmer keeps a {}"],
+    "foods": ["we ate warm {} for lunch", "the {} tastes good", "she cooked some {} tonight",
+              "fresh {} is on the plate"],
+    "colours": ["the wall is painted {}", "her dress is bright {}", "he likes the colour {}",
+                "a {} light shines"],
+    "vehicles": ["he drove the {} to town", "the {} needs fuel", "we took the {} home",
+                 "a {} is parked on the road"],
+}
+"""Sentence templates per group; ``{}`` is filled with a word of that group."""
+
+
+def toy_corpus(seed: int = SEED, sentences: int = 400) -> list[str]:
+    """Generated sentences in which the words of a group share their contexts.
+
+    Args:
+        seed: seed of the random choice of template and word.
+        sentences: how many sentences to generate (at least 1).
+
+    Returns:
+        A list of lower-case sentences.
+    """
+    if isinstance(sentences, bool) or not isinstance(sentences, int) or sentences < 1:
+        raise ValueError(f"sentences must be a whole number >= 1, got {sentences!r}")
+    rng = np.random.default_rng(seed)
+    group_names = list(TOY_GROUPS)
+    corpus = []
+    for _ in range(sentences):
+        group = group_names[rng.integers(len(group_names))]
+        template = TEMPLATES[group][rng.integers(len(TEMPLATES[group]))]
+        word = TOY_GROUPS[group][rng.integers(len(TOY_GROUPS[group]))]
+        corpus.append(template.format(word))
+    return corpus
+
+
+CONTEXT_WINDOW = 2
+"""How many words on each side of a centre word count as its context."""
+
+
+def context_pairs(corpus: Sequence[str], vocabulary: WordVocabulary,
+                  window: int = CONTEXT_WINDOW) -> np.ndarray:
+    """Every (centre word, context word) ID pair within ``window`` words: shape (N, 2), int64."""
+    if len(corpus) == 0:
+        raise ValueError("corpus is empty; give at least one sentence")
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+        raise ValueError(f"window must be a whole number >= 1, got {window!r}")
+    pairs = []
+    for sentence in corpus:
+        ids = vocabulary.encode(sentence)
+        for i, centre in enumerate(ids):
+            for j in range(max(0, i - window), min(len(ids), i + window + 1)):
+                if j != i:
+                    pairs.append((centre, ids[j]))
+    if not pairs:
+        raise ValueError("the corpus has no sentence with two or more words; no context pairs to learn from")
+    return np.array(pairs, dtype=np.int64)
+
+
+class SkipGram(nn.Module):
+    """Centre word -> its row of the table -> scores over the vocabulary for a context word."""
+
+    def __init__(self, vocab_size: int, dim: int, seed: int = SEED):
+        super().__init__()
+        generator = torch.Generator().manual_seed(seed)
+        initial = torch.randn(vocab_size, dim, generator=generator)  # (V, C), N(0, 1) like nn.Embedding
+        self.embedding = nn.Embedding(vocab_size, dim, _weight=initial)
+        self.output = nn.Linear(dim, vocab_size, bias=False)
+        with torch.no_grad():
+            self.output.weight.copy_(torch.randn(vocab_size, dim, generator=generator) * dim ** -0.5)
+
+    def forward(self, centre_ids: torch.Tensor) -> torch.Tensor:
+        vectors = self.embedding(centre_ids)  # (N, C)
+        return self.output(vectors)  # (N, V)
+
+
+@dataclass
+class ToyTrainingRun:
+    """What :func:`train_toy_embeddings` recorded.
+
+    Attributes:
+        vocabulary: the word vocabulary of the toy corpus.
+        words: the group words, in :data:`TOY_GROUPS` order.
+        groups: the group name of each entry of ``words``.
+        steps: the training steps at which snapshots were taken (the first is 0, before training).
+        snapshots: float32 arrays (len(words), dim), the vectors of ``words`` at each of ``steps``.
+        losses: the loss at every training step.
+        table: the final full embedding table (len(vocabulary), dim), float32.
+    """
+
+    vocabulary: WordVocabulary
+    words: list[str]
+    groups: list[str]
+    steps: list[int]
+    snapshots: list[np.ndarray]
+    losses: list[float]
+    table: np.ndarray
+
+
+def train_toy_embeddings(dim: int = 16, steps: int = 300, snapshot_every: int = 25, seed: int = SEED,
+                         lr: float = 0.01, device=None) -> ToyTrainingRun:
+    """Train skip-gram embeddings on :func:`toy_corpus` (full batch, Adam).
+
+    Args:
+        dim: width C of each word vector.
+        steps: number of optimisation steps.
+        snapshot_every: take a snapshot of the group words' vectors every this many steps
+            (and always at step 0 and at the last step).
+        seed: seeds the corpus and the initial table, so two runs give identical results.
+        lr: Adam's learning rate.
+        device: where to train; by default :func:`~embedding_course.device.pick_device`.
+
+    Returns:
+        A :class:`ToyTrainingRun`.
+    """
+    for name, value in (("dim", dim), ("steps", steps), ("snapshot_every", snapshot_every)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr > 0:
+        raise ValueError(f"lr must be a positive number, got {lr!r}")
+    device = pick_device() if device is None else torch.device(device)
+
+    corpus = toy_corpus(seed)
+    vocabulary = WordVocabulary.from_texts(corpus)
+    words = [word for group in TOY_GROUPS.values() for word in group]
+    groups = [name for name, group in TOY_GROUPS.items() for _ in group]
+    word_ids = torch.tensor([vocabulary.token_to_id[word] for word in words], device=device)  # (W,)
+    pairs = torch.as_tensor(context_pairs(corpus, vocabulary), device=device)  # (N, 2)
+    centres, contexts = pairs[:, 0], pairs[:, 1]  # (N,), (N,)
+
+    model = SkipGram(len(vocabulary), dim, seed=seed).to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+
+    def snapshot() -> np.ndarray:
+        return model.embedding.weight[word_ids].detach().cpu().numpy().astype(np.float32).copy()
+
+    taken_steps, snapshots, losses = [0], [snapshot()], []
+    for step in range(1, steps + 1):
+        logits = model(centres)  # (N, V)
+        loss = nn.functional.cross_entropy(logits, contexts)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss.item()))
+        if step % snapshot_every == 0 or step == steps:
+            taken_steps.append(step)
+            snapshots.append(snapshot())
+    table = model.embedding.weight.detach().cpu().numpy().astype(np.float32).copy()
+    return ToyTrainingRun(vocabulary, words, groups, taken_steps, snapshots, losses, table)
+
+
+# ---------------------------------------------------------------- measuring the groups
+
+def group_similarity(vectors, groups: Sequence[str]) -> tuple[float, float]:
+    """Mean cosine similarity within groups and across groups (distinct words only).
+
+    Args:
+        vectors: array (W, C), one row per word.
+        groups: the group of each row.
+
+    Returns:
+        ``(within, across)``.
+    """
+    similarity = cosine_similarity_matrix(vectors)  # (W, W)
+    if len(groups) != similarity.shape[0]:
+        raise ValueError(f"{len(groups)} group labels for {similarity.shape[0]} vectors; give one per row")
+    labels = np.asarray(groups)
+    same = labels[:, None] == labels[None, :]  # (W, W)
+    off_diagonal = ~np.eye(len(labels), dtype=bool)
+    if not (same & off_diagonal).any() or not (~same).any():
+        raise ValueError("need at least two groups and a group with two or more words")
+    return float(similarity[same & off_diagonal].mean()), float(similarity[~same].mean())
+
+
+# ---------------------------------------------------------------- figures
+
+def similarity_heatmap(run: ToyTrainingRun, index: int = -1) -> Figure:
+    """Static cosine-similarity heatmap of the group words at snapshot ``index``."""
+    if not -len(run.snapshots) <= index < len(run.snapshots):
+        raise IndexError(f"snapshot index {index} is outside 0..{len(run.snapshots) - 1}")
+    return plotting.heatmap(cosine_similarity_matrix(run.snapshots[index]), diverging=True, limits=(-1, 1),
+                            xticklabels=run.words, yticklabels=run.words, colorbar_label="cosine",
+                            title=f"Cosine similarity after {run.steps[index]} steps", size=(6.4, 5.2))
+
+
+def before_after_figure(run: ToyTrainingRun) -> Figure:
+    """Cosine similarity of the group words before training (left) and after (right)."""
+    figure = Figure(figsize=(8.8, 4.4), dpi=110, layout="constrained")
+    panels = figure.subplots(1, 2)
+    for axes, index in zip(panels, (0, -1), strict=True):
+        similarity = cosine_similarity_matrix(run.snapshots[index])  # (W, W)
+        image = axes.imshow(similarity, cmap=plotting.DIVERGING, vmin=-1, vmax=1, interpolation="nearest")
+        within, across = group_similarity(run.snapshots[index], run.groups)
+        axes.set_title(f"step {run.steps[index]}: within groups {within:.2f}, across {across:.2f}",
+                       fontsize=10)
+        axes.set_xticks(range(len(run.words)), labels=run.words, rotation=90, fontsize=7)
+        axes.set_yticks(range(len(run.words)), labels=run.words, fontsize=7)
+        for boundary in np.flatnonzero(np.array(run.groups[1:]) != np.array(run.groups[:-1])):
+            axes.axhline(boundary + 0.5, color="black", lw=0.8)
+            axes.axvline(boundary + 0.5, color="black", lw=0.8)
+    figure.colorbar(image, ax=list(panels), shrink=0.8, label="cosine similarity")
+    return figure
+
+
+def similarity_slider_figure(run: ToyTrainingRun) -> go.Figure:
+    """Plotly heatmap of the group words' cosine similarity with a slider over training steps."""
+    states, titles = [], []
+    for step, vectors in zip(run.steps, run.snapshots, strict=True):
+        within, across = group_similarity(vectors, run.groups)
+        similarity = cosine_similarity_matrix(vectors)  # (W, W)
+        states.append([plotting.heatmap_trace(similarity, diverging=True, limits=(-1, 1),
+                                              x=run.words, y=run.words, colorbar_title="cosine",
+                                              hovertemplate="%{y} · %{x}: %{z:.2f}<extra></extra>")])
+        titles.append(f"step {step}: mean cosine within groups {within:.2f}, across groups {across:.2f}")
+    figure = plotting.slider_figure(states, [str(step) for step in run.steps], slider_title="training step",
+                                    titles=titles, height=560)
+    figure.update_yaxes(autorange="reversed")
+    figure.update_xaxes(tickangle=-45)
+    return figure
+
+
+def loss_figure(run: ToyTrainingRun) -> Figure:
+    """The training loss at every step."""
+    return plotting.line_plot(np.arange(1, len(run.losses) + 1), {"cross-entropy": run.losses},
+                              xlabel="training step", ylabel="loss", title="Skip-gram training loss")

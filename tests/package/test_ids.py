@@ -1,0 +1,139 @@
+"""Lesson 1's map analogy and real tokenizer IDs: IDs are labels, coordinates carry distance."""
+
+import math
+
+import pytest
+from embedding_course import ids
+from matplotlib.figure import Figure
+
+
+def test_city_ids_are_alphabetical():
+    names = ids.city_names()
+    assert names == sorted(names)
+    assert ids.city_id(names[0]) == 0
+    assert ids.city_id("Vienna") == names.index("Vienna")
+
+
+def test_unknown_city_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown city 'Atlantis'; known cities: Amsterdam"):
+        ids.city_id("Atlantis")
+
+
+def test_great_circle_distance_paris_berlin():
+    paris, berlin = ids.CITIES[ids.city_id("Paris")], ids.CITIES[ids.city_id("Berlin")]
+    assert ids.great_circle_km(paris, berlin) == pytest.approx(878, abs=10)  # known ~878 km
+    assert ids.great_circle_km(paris, paris) == 0.0
+    assert ids.great_circle_km(paris, berlin) == pytest.approx(ids.great_circle_km(berlin, paris))
+
+
+def test_great_circle_rejects_non_cities():
+    with pytest.raises(ValueError, match="expected a City, got str"):
+        ids.great_circle_km("Paris", ids.CITIES[0])
+
+
+def test_city_pairs_cover_every_pair_once():
+    pairs = ids.city_pairs()
+    count = len(ids.CITIES)
+    assert len(pairs) == count * (count - 1) // 2
+    assert all(gap >= 1 and km > 0 for _, _, gap, km in pairs)
+
+
+def test_id_gap_barely_predicts_distance():
+    assert abs(ids.id_gap_distance_correlation()) < 0.3
+
+
+def test_neighbouring_ids_far_apart_is_the_largest_gap_one_pair():
+    first, second, km = ids.neighbouring_ids_far_apart()
+    assert abs(ids.city_id(first) - ids.city_id(second)) == 1
+    assert km == max(k for _, _, gap, k in ids.city_pairs() if gap == 1)
+    assert km > 1500
+
+
+def test_wordpiece_tokens_pairs_tokens_with_ids():
+    pairs = ids.wordpiece_tokens("The cat")
+    assert pairs == [("[CLS]", 101), ("the", 1996), ("cat", 4937), ("[SEP]", 102)]
+
+
+@pytest.mark.parametrize(("text", "message"), [("", "text is empty"), ("   ", "text is empty"),
+                                                (5, "text must be a string")])
+def test_wordpiece_tokens_rejects_bad_text(text, message):
+    with pytest.raises(ValueError, match=message):
+        ids.wordpiece_tokens(text)
+
+
+def test_format_token_ids_aligns_columns():
+    lines = ids.format_token_ids([("a", 1000), ("bcdef", 2)]).splitlines()
+    assert lines[0].index("bcdef") == lines[1].index("2")
+
+
+def test_format_token_ids_rejects_empty():
+    with pytest.raises(ValueError, match="pairs is empty"):
+        ids.format_token_ids([])
+
+
+def test_id_neighbours_are_centred_and_clipped():
+    around_cat = ids.id_neighbours(4937, span=2)
+    assert [i for i, _ in around_cat] == [4935, 4936, 4937, 4938, 4939]
+    assert dict(around_cat)[4937] == "cat"
+    assert [i for i, _ in ids.id_neighbours(0, span=2)] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(("token_id", "error", "message"), [
+    (30_522, IndexError, r"token id 30522 is outside the vocabulary \(0..30521\)"),
+    (-1, IndexError, "outside the vocabulary"),
+    (2.0, ValueError, "token_id must be a whole number"),
+])
+def test_id_neighbours_rejects_bad_ids(token_id, error, message):
+    with pytest.raises(error, match=message):
+        ids.id_neighbours(token_id)
+
+
+def test_id_neighbours_rejects_bad_span():
+    with pytest.raises(ValueError, match="span must be a whole number >= 0"):
+        ids.id_neighbours(10, span=-1)
+
+
+def test_figures_are_matplotlib_figures():
+    for figure in (ids.map_analogy_figure(), ids.id_gap_figure()):
+        assert isinstance(figure, Figure)
+    assert len(ids.map_analogy_figure().axes) == 2
+    assert math.isclose(ids.EARTH_RADIUS_KM, 6371.0)
+
+
+def test_id_vs_vector_rows_compares_gaps_with_learned_similarity():
+    rows = ids.id_vs_vector_rows("cat", ["anthony", "kitten"])
+    (anthony, anthony_id, anthony_gap, anthony_cos), (kitten, _, kitten_gap, kitten_cos) = rows
+    assert (anthony, kitten) == ("anthony", "kitten")
+    assert anthony_id == 4938 and anthony_gap == 1
+    assert kitten_gap > 10_000
+    assert kitten_cos > 0.4 > anthony_cos  # far by ID, close in meaning; and the other way round
+
+
+def test_id_vs_vector_rows_with_a_given_table():
+    import numpy as np
+
+    class Tiny:
+        def token_to_id(self, word):
+            return {"a": 0, "b": 1, "c": 2}.get(word)
+
+    table = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    rows = ids.id_vs_vector_rows("a", ["b", "c"], tokenizer=Tiny(), table=table)
+    assert rows[0] == ("b", 1, 1, 0.0)
+    assert rows[1][3] == pytest.approx(2 ** -0.5)
+    with pytest.raises(ValueError, match=r"table must have shape \(vocab_size, dim\) with a row for id 2"):
+        ids.id_vs_vector_rows("a", ["c"], tokenizer=Tiny(), table=table[:2])
+
+
+@pytest.mark.parametrize(("others", "message"), [
+    ([], "others must be a non-empty list"), ("dog", "others must be a non-empty list"),
+    (["embeddings"], "'embeddings' is not a single token"),
+])
+def test_id_vs_vector_rows_rejects_bad_words(others, message):
+    with pytest.raises(ValueError, match=message):
+        ids.id_vs_vector_rows("cat", others)
+
+
+def test_id_vs_vector_html_is_a_table_with_escaped_text():
+    html = ids.id_vs_vector_html("cat", ["dog"])
+    assert html.startswith('<table class="table">') and html.count("<tr>") == 2
+    assert "<td>dog</td><td>3899</td>" in html

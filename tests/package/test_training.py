@@ -1,0 +1,126 @@
+"""The toy training run: words that share contexts become similar; the run is deterministic."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from embedding_course import training
+from embedding_course.tokens import WordVocabulary
+from matplotlib.figure import Figure
+
+
+@pytest.fixture(scope="module")
+def run() -> training.ToyTrainingRun:
+    return training.train_toy_embeddings(device="cpu")
+
+
+def test_groups_have_four_to_six_distinct_words():
+    assert list(training.TOY_GROUPS) == ["animals", "foods", "colours", "vehicles"]
+    words = [word for group in training.TOY_GROUPS.values() for word in group]
+    assert len(words) == len(set(words))
+    assert all(4 <= len(group) <= 6 for group in training.TOY_GROUPS.values())
+
+
+def test_corpus_is_seeded_and_uses_every_word():
+    corpus = training.toy_corpus()
+    assert corpus == training.toy_corpus()
+    assert corpus != training.toy_corpus(seed=1)
+    text = " ".join(corpus).split()
+    assert all(word in text for group in training.TOY_GROUPS.values() for word in group)
+
+
+def test_words_of_a_group_share_their_contexts():
+    corpus = training.toy_corpus()
+    vocabulary = WordVocabulary.from_texts(corpus)
+    pairs = training.context_pairs(corpus, vocabulary)
+    contexts = {word: set(pairs[pairs[:, 0] == vocabulary.token_to_id[word], 1].tolist())
+                for group in training.TOY_GROUPS.values() for word in group}
+    assert contexts["cat"] == contexts["dog"]
+    assert len(contexts["cat"] & contexts["car"]) < len(contexts["cat"])
+
+
+def test_context_pairs_of_a_short_sentence():
+    vocabulary = WordVocabulary(["a", "b", "c"])
+    pairs = training.context_pairs(["a b c"], vocabulary, window=1)
+    a, b, c = 2, 3, 4
+    assert pairs.tolist() == [[a, b], [b, a], [b, c], [c, b]]
+
+
+def test_run_records_what_the_api_promises(run):
+    words = [word for group in training.TOY_GROUPS.values() for word in group]
+    assert run.words == words
+    assert run.groups == [name for name, group in training.TOY_GROUPS.items() for _ in group]
+    assert run.steps[0] == 0 and run.steps[-1] == 300
+    assert run.steps == list(range(0, 301, 25))
+    assert len(run.snapshots) == len(run.steps)
+    assert all(s.shape == (len(words), 16) and s.dtype == np.float32 for s in run.snapshots)
+    assert len(run.losses) == 300
+    assert run.table.shape == (len(run.vocabulary), 16) and run.table.dtype == np.float32
+    ids = [run.vocabulary.token_to_id[word] for word in words]
+    assert np.array_equal(run.table[ids], run.snapshots[-1])
+
+
+def test_two_runs_with_one_seed_are_identical(run):
+    again = training.train_toy_embeddings(device="cpu")
+    assert all(np.array_equal(a, b) for a, b in zip(run.snapshots, again.snapshots, strict=True))
+    assert run.losses == again.losses
+
+
+def test_loss_goes_down(run):
+    assert run.losses[-1] < 0.6 * run.losses[0]
+    assert np.mean(run.losses[-10:]) < np.mean(run.losses[:10])
+
+
+def test_training_makes_group_words_closer_than_other_words(run):
+    within_before, across_before = training.group_similarity(run.snapshots[0], run.groups)
+    within_after, across_after = training.group_similarity(run.snapshots[-1], run.groups)
+    assert within_after > across_after + 0.4
+    assert within_after - across_after > 3 * abs(within_before - across_before)
+    assert abs(within_before - across_before) < 0.2
+
+
+def test_snapshot_schedule_ends_at_the_last_step():
+    short = training.train_toy_embeddings(dim=4, steps=7, snapshot_every=3, device="cpu")
+    assert short.steps == [0, 3, 6, 7]
+    assert len(short.losses) == 7
+
+
+def test_group_similarity_of_known_vectors():
+    vectors = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
+    within, across = training.group_similarity(vectors, ["a", "a", "b", "b"])
+    assert within > 0.99 and across < 0.2
+
+
+def test_figures(run):
+    assert isinstance(training.loss_figure(run), Figure)
+    assert isinstance(training.similarity_heatmap(run, 0), Figure)
+    assert len(training.before_after_figure(run).axes) == 3  # two panels and a colour bar
+    slider = training.similarity_slider_figure(run)
+    assert isinstance(slider, go.Figure)
+    assert len(slider.layout.sliders[0].steps) == len(run.steps)
+    first, last = np.asarray(slider.data[0].z), np.asarray(slider.data[-1].z)
+    assert not np.allclose(first, last)
+
+
+# ---------------------------------------------------------------- bad inputs
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: training.train_toy_embeddings(dim=0), ValueError, "dim must be a whole number >= 1"),
+    (lambda: training.train_toy_embeddings(steps=2.5), ValueError, "steps must be a whole number >= 1"),
+    (lambda: training.train_toy_embeddings(snapshot_every=0), ValueError, "snapshot_every must be"),
+    (lambda: training.train_toy_embeddings(lr=0), ValueError, "lr must be a positive number"),
+    (lambda: training.toy_corpus(sentences=0), ValueError, "sentences must be a whole number >= 1"),
+    (lambda: training.context_pairs([], WordVocabulary(["a"])), ValueError, "corpus is empty"),
+    (lambda: training.context_pairs(["a"], WordVocabulary(["a"])), ValueError, "no context pairs"),
+    (lambda: training.context_pairs(["a b"], WordVocabulary(["a"]), window=0), ValueError,
+     "window must be a whole number >= 1"),
+    (lambda: training.group_similarity(np.eye(3), ["a", "b"]), ValueError, "2 group labels for 3 vectors"),
+    (lambda: training.group_similarity(np.eye(2), ["a", "b"]), ValueError, "need at least two groups"),
+])
+def test_bad_arguments_are_clear_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_similarity_heatmap_rejects_a_missing_snapshot(run):
+    with pytest.raises(IndexError, match=r"snapshot index 99 is outside 0..12"):
+        training.similarity_heatmap(run, 99)
