@@ -29,6 +29,7 @@ import numpy as np
 
 from embedding_course import projection, similarity
 from embedding_course.pretrained import GLOVE_PACKAGE, GLOVE_PIP_NAME, package_folder
+from embedding_course.tables import markdown_table
 
 TABLE_FILE = "glove_6B_50d_emb.npy"
 INDEX_FILE = "glove_6B_index.parquet"
@@ -365,39 +366,6 @@ def sample_groups(names: Sequence[str], per_group: int,
 
 
 # ---------------------------------------------------------------------- tables for pages
-
-_MARKDOWN_SPECIAL = set("\\`*_[]<>|#")
-
-
-def escape_markdown(text: str) -> str:
-    """Backslash-escape the characters Markdown would read as formatting (``*``, ``_``, ``|``...)."""
-    return "".join("\\" + char if char in _MARKDOWN_SPECIAL else char for char in str(text))
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], bold_columns: Sequence[int] = ()) -> str:
-    """A Markdown table; floats get 3 decimals, text is escaped. Show it with ``IPython.display.Markdown``.
-
-    Args:
-        headers: the column titles.
-        rows: one sequence of cells per row, as many cells as headers.
-        bold_columns: indices of columns written in bold.
-    """
-    if not headers:
-        raise ValueError("headers is empty; a table needs at least one column")
-    for number, row in enumerate(rows):
-        if len(row) != len(headers):
-            raise ValueError(f"row {number} has {len(row)} cells but there are {len(headers)} headers")
-    bold = set(bold_columns)
-
-    def cell(value, column: int | None = None) -> str:
-        text = f"{value:.3f}" if isinstance(value, (float, np.floating)) else escape_markdown(value)
-        return f"**{text}**" if column in bold else text
-
-    lines = ["| " + " | ".join(cell(h) for h in headers) + " |",
-             "| " + " | ".join("---" for _ in headers) + " |"]
-    lines += ["| " + " | ".join(cell(value, i) for i, value in enumerate(row)) + " |" for row in rows]
-    return "\n".join(lines)
-
 
 def analogy_rows(vectors: WordVectors, analogies: Sequence[tuple[str, str, str]]) -> list[list]:
     """One row per analogy: the question, the best answer with the inputs excluded and kept."""

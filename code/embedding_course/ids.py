@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 import numpy as np
 from matplotlib.figure import Figure
 
 from embedding_course import plotting
+from embedding_course.tables import html_table
 
 EARTH_RADIUS_KM = 6371.0
 
@@ -201,11 +201,8 @@ def id_vs_vector_html(anchor: str, others: Sequence[str]) -> str:
     """:func:`id_vs_vector_rows` as an HTML table (display it with ``IPython.display.HTML``)."""
     rows = id_vs_vector_rows(anchor, others)
     header = ["word", "ID", f"ID gap to '{anchor}'", f"cosine of the learned vectors with '{anchor}'"]
-    cells = [[escape(word), str(token_id), f"{gap:,}", f"{cosine:.2f}"]
-             for word, token_id, gap, cosine in rows]
-    head = "".join(f"<th>{escape(name)}</th>" for name in header)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in cells)
-    return f'<table class="table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    cells = [[word, token_id, f"{gap:,}", f"{cosine:.2f}"] for word, token_id, gap, cosine in rows]
+    return html_table(header, cells)
 
 
 # ---------------------------------------------------------------- figures

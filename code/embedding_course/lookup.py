@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,6 +21,7 @@ from torch import nn
 from embedding_course import SEED, plotting
 from embedding_course.device import pick_device
 from embedding_course.one_hot import BYTES_PER_NUMBER, check_token_ids, check_vocab_size
+from embedding_course.tables import html_table
 from embedding_course.tokens import WordVocabulary
 
 
@@ -312,9 +312,7 @@ def parameter_table_html(configs: Sequence[ModelConfig] = MODEL_CONFIGS,
                          dtypes: Sequence[str] = ("fp32", "bf16", "int8")) -> str:
     """:func:`parameter_table_rows` as an HTML table (display it with ``IPython.display.HTML``)."""
     header, rows = parameter_table_rows(configs, dtypes)
-    head = "".join(f"<th>{escape(name)}</th>" for name in header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<table class="table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return html_table(header, rows)
 
 
 # ---------------------------------------------------------------- lookup explorer

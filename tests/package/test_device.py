@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+
 from embedding_course import device
 
 

@@ -6,6 +6,7 @@ import re
 import numpy as np
 import pytest
 import torch
+
 from embedding_course import glove
 from embedding_course.exercises import glove as ex
 from embedding_course.live import glove as live_glove

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 import torch
+
 from embedding_course import ids, web
 from embedding_course.exercises import lookup as lookup_exercises
 from embedding_course.exercises import one_hot as one_hot_exercises
@@ -174,6 +175,7 @@ def test_unanswered_exercises_give_a_hint(checker):
 
 def test_live_explorers_build_widgets(monkeypatch):
     import ipywidgets as widgets
+
     from embedding_course.live import lookup as live_lookup
     from embedding_course.live import one_hot as live_one_hot
     from embedding_course.live import tokens as live_tokens

@@ -3,8 +3,9 @@
 import math
 
 import pytest
-from embedding_course import ids
 from matplotlib.figure import Figure
+
+from embedding_course import ids
 
 
 def test_city_ids_are_alphabetical():

@@ -4,14 +4,15 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 import torch
-from embedding_course import lookup
-from embedding_course.one_hot import lookup_by_product
-from embedding_course.tokens import WordVocabulary
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from matplotlib.figure import Figure
 from torch import nn
+
+from embedding_course import lookup
+from embedding_course.one_hot import lookup_by_product
+from embedding_course.tokens import WordVocabulary
 
 VOCAB, DIM = 12, 5
 

@@ -6,11 +6,12 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 import torch
-from embedding_course import one_hot as oh
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from matplotlib.figure import Figure
+
+from embedding_course import one_hot as oh
 
 
 def id_arrays(vocab_size: int):

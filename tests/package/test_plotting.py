@@ -5,8 +5,9 @@ import json
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from embedding_course import plotting
 from matplotlib.figure import Figure
+
+from embedding_course import plotting
 
 
 def test_heatmap_returns_a_figure_with_symmetric_limits_when_diverging():

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from embedding_course import pretrained
 
 

@@ -2,10 +2,11 @@
 
 import numpy as np
 import pytest
-from embedding_course import projection
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+
+from embedding_course import projection
 
 point_clouds = arrays(np.float64, st.tuples(st.integers(3, 12), st.integers(2, 6)),
                       elements=st.floats(-5, 5, allow_nan=False, width=64))

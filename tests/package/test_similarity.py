@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 import torch
-from embedding_course import similarity
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+
+from embedding_course import similarity
 
 finite_rows = arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 5)),
                      elements=st.floats(-10, 10, allow_nan=False, width=64))

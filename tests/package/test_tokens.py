@@ -1,10 +1,11 @@
 """The word-level vocabulary: IDs 0 and 1 are <pad> and <unk>, then words by frequency."""
 
 import pytest
-from embedding_course import tokens
-from embedding_course.tokens import PAD, UNK, WordVocabulary, split_words
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from embedding_course import tokens
+from embedding_course.tokens import PAD, UNK, WordVocabulary, split_words
 
 TEXTS = ["the cat sat on the mat", "the dog sat on the rug", "a cat and a dog"]
 

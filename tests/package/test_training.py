@@ -3,9 +3,10 @@
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from matplotlib.figure import Figure
+
 from embedding_course import training
 from embedding_course.tokens import WordVocabulary
-from matplotlib.figure import Figure
 
 
 @pytest.fixture(scope="module")

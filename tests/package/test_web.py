@@ -5,6 +5,7 @@ import re
 
 import plotly.graph_objects as go
 import plotly.io as pio
+
 from embedding_course import web
 
 

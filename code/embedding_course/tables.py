@@ -1,0 +1,56 @@
+"""Tables produced by code, for pages and notebooks: Markdown and HTML, always escaped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+import numpy as np
+
+_MARKDOWN_SPECIAL = set("\\`*_[]<>|#")
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape the characters Markdown would read as formatting (``*``, ``_``, ``|``...)."""
+    return "".join("\\" + char if char in _MARKDOWN_SPECIAL else char for char in str(text))
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], bold_columns: Sequence[int] = ()) -> str:
+    """A Markdown table; floats get 3 decimals, text is escaped. Show it with ``IPython.display.Markdown``.
+
+    Args:
+        headers: the column titles.
+        rows: one sequence of cells per row, as many cells as headers.
+        bold_columns: indices of columns written in bold.
+    """
+    if not headers:
+        raise ValueError("headers is empty; a table needs at least one column")
+    for number, row in enumerate(rows):
+        if len(row) != len(headers):
+            raise ValueError(f"row {number} has {len(row)} cells but there are {len(headers)} headers")
+    bold = set(bold_columns)
+
+    def cell(value, column: int | None = None) -> str:
+        text = f"{value:.3f}" if isinstance(value, (float, np.floating)) else escape_markdown(value)
+        return f"**{text}**" if column in bold else text
+
+    lines = ["| " + " | ".join(cell(h) for h in headers) + " |",
+             "| " + " | ".join("---" for _ in headers) + " |"]
+    lines += ["| " + " | ".join(cell(value, i) for i, value in enumerate(row)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def html_table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
+    """An HTML table with escaped cells (show it with ``IPython.display.HTML``).
+
+    Use it where a cell needs more than Markdown gives, e.g. text that wraps in a narrow column.
+    """
+    if not headers:
+        raise ValueError("headers is empty; a table needs at least one column")
+    for number, row in enumerate(rows):
+        if len(row) != len(headers):
+            raise ValueError(f"row {number} has {len(row)} cells but there are {len(headers)} headers")
+    head = "".join(f"<th>{escape(str(name))}</th>" for name in headers)
+    body = "".join("<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>"
+                   for row in rows)
+    return f'<table class="table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
