@@ -68,10 +68,16 @@ def test_a_warning_fails_the_build(tmp_path):
     assert result.returncode != 0, "a broken reference only warned, yet the build passed"
 
 
-def test_a_cell_writing_to_stderr_fails_the_build(tmp_path):
-    make_book(tmp_path, cell("import warnings\nwarnings.warn('a warning inside a cell')"))
+@pytest.mark.parametrize("source", [
+    "import warnings\nwarnings.warn('a warning inside a cell')",
+    # stdout first: stderr must not hide inside a merged stream
+    "import sys\nprint('some output')\nprint('a library warning', file=sys.stderr)",
+], ids=["warning", "stderr-after-stdout"])
+def test_a_cell_writing_to_stderr_fails_the_build(tmp_path, source):
+    make_book(tmp_path, cell(source))
     result = run_build(tmp_path)
-    assert result.returncode != 0, "a cell warned, yet the build passed"
+    assert result.returncode != 0, "a cell wrote to stderr, yet the build passed"
+    assert "mystnb.stderr" in result.stdout + result.stderr
 
 
 def test_a_package_change_shows_up_on_the_next_build(tmp_path):
