@@ -1,0 +1,157 @@
+"""Positions inside attention: rotary embeddings (RoPE) and ALiBi biases.
+
+Sinusoidal and learned encodings are *added* to the token vectors at the input.
+RoPE (Su et al., 2021) and ALiBi (Press et al., 2022) instead act inside every
+attention layer, on the scores between a query at position ``m`` and a key at ``n``:
+
+* **RoPE** rotates each (even, odd) pair of channels of the query and of the key by
+  the angle ``position * w_i`` (the same frequencies as the sinusoidal encoding).
+  Since ``R(m)^T R(n) = R(n - m)``, the score ``(R(m) q) . (R(n) k)`` depends on the
+  offset ``n - m`` only. Nothing is added to the input.
+* **ALiBi** adds no vector at all: it subtracts ``slope * (m - n)`` from the score of
+  a query at ``m`` and an earlier key at ``n``, one slope per head, so distant tokens
+  get less attention.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from matplotlib.figure import Figure
+
+from embedding_course.positional import _check_whole, heatmap_panels, inverse_frequencies, toeplitz_deviation
+
+__all__ = [
+    "alibi_bias",
+    "alibi_slopes",
+    "apply_rope",
+    "rope_alibi_figure",
+    "rope_score",
+    "rope_score_matrix",
+    "toeplitz_deviation",
+]
+
+
+def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0) -> torch.Tensor:
+    """Rotate each (even, odd) channel pair of ``x`` by ``position * base ** (-2i / d)``.
+
+    Args:
+        x: tensor of shape (..., T, d) with an even ``d`` (queries or keys of one head).
+        positions: (T,) positions of the rows; ``0 .. T-1`` by default.
+        base: the frequency base (10000 in RoFormer, like the sinusoidal encoding).
+
+    Returns:
+        Tensor of the same shape and dtype as ``x``.
+    """
+    if not torch.is_tensor(x) or x.ndim < 2:
+        raise ValueError(f"x must be a tensor of shape (..., T, d), got {getattr(x, 'shape', type(x))}")
+    seq_len, dim = x.shape[-2], x.shape[-1]
+    if dim % 2:
+        raise ValueError(f"the last dimension of x must be even (channels are rotated in pairs), got {dim}")
+    if positions is None:
+        positions = torch.arange(seq_len)
+    positions = torch.as_tensor(positions, dtype=torch.float64).to("cpu")
+    if positions.shape != (seq_len,):
+        raise ValueError(
+            f"positions must have shape ({seq_len},), one per row of x, got {tuple(positions.shape)}"
+        )
+    angles = positions[:, None] * inverse_frequencies(dim, base)[None, :]  # (T, d/2)
+    cos = torch.cos(angles).to(x.device, x.dtype)
+    sin = torch.sin(angles).to(x.device, x.dtype)
+    even, odd = x[..., 0::2], x[..., 1::2]  # (..., T, d/2) each
+    rotated = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1)  # (..., T, d/2, 2)
+    return rotated.flatten(-2)  # (..., T, d)
+
+
+def _check_vector(v, name: str) -> torch.Tensor:
+    v = torch.as_tensor(v, dtype=torch.float64)
+    if v.ndim != 1 or v.numel() == 0 or v.numel() % 2:
+        raise ValueError(f"{name} must be a 1-D vector of even length, got shape {tuple(v.shape)}")
+    return v
+
+
+def rope_score(query, key, query_position: float, key_position: float, base: float = 10000.0) -> float:
+    """The attention score (before scaling) of a query at one position and a key at another, with RoPE."""
+    query, key = _check_vector(query, "query"), _check_vector(key, "key")
+    if query.shape != key.shape:
+        raise ValueError(f"query and key must have the same length, got {query.numel()} and {key.numel()}")
+    q = apply_rope(query[None, :], [query_position], base)[0]
+    k = apply_rope(key[None, :], [key_position], base)[0]
+    return float(q @ k)
+
+
+def rope_score_matrix(query, key, seq_len: int, base: float = 10000.0) -> torch.Tensor:
+    """Scores of the *same* query and key vectors placed at every pair of positions.
+
+    Entry ``[m, n]`` is ``(R(m) q) . (R(n) k)``. It depends only on ``n - m``, so the
+    matrix is Toeplitz (constant along each diagonal).
+
+    Returns:
+        Tensor of shape (seq_len, seq_len), float64.
+    """
+    query, key = _check_vector(query, "query"), _check_vector(key, "key")
+    if query.shape != key.shape:
+        raise ValueError(f"query and key must have the same length, got {query.numel()} and {key.numel()}")
+    _check_whole(seq_len, "seq_len", "a positive whole number of positions")
+    queries = apply_rope(query.expand(seq_len, -1), None, base)  # (T, d): q at every position
+    keys = apply_rope(key.expand(seq_len, -1), None, base)  # (T, d)
+    return queries @ keys.T  # (T, T)
+
+
+def alibi_slopes(num_heads: int) -> torch.Tensor:
+    """The per-head slopes of ALiBi: a geometric sequence starting at ``2 ** (-8 / num_heads)``.
+
+    For a head count that is not a power of two, the paper's recipe is used: the slopes
+    of the nearest lower power of two, then every other slope of the next one.
+    """
+    _check_whole(num_heads, "num_heads")
+
+    def power_of_two_slopes(n: int) -> list[float]:
+        start = 2.0 ** (-8.0 / n)
+        return [start ** (h + 1) for h in range(n)]
+
+    if math.log2(num_heads).is_integer():
+        slopes = power_of_two_slopes(num_heads)
+    else:
+        closest = 2 ** math.floor(math.log2(num_heads))
+        slopes = power_of_two_slopes(closest) + power_of_two_slopes(2 * closest)[0::2][: num_heads - closest]
+    return torch.tensor(slopes, dtype=torch.float64)
+
+
+def alibi_bias(seq_len: int, slope: float, causal: bool = True) -> torch.Tensor:
+    """The ALiBi bias added to the scores of one head: ``-slope * (m - n)`` for key ``n`` <= query ``m``.
+
+    Args:
+        seq_len: number of positions.
+        slope: the head's slope (see :func:`alibi_slopes`).
+        causal: if True, keys after the query get ``-inf`` (masked); else ``-slope * |m - n|``.
+
+    Returns:
+        Tensor of shape (seq_len, seq_len), float64 (rows: queries, columns: keys).
+    """
+    _check_whole(seq_len, "seq_len", "a positive whole number of positions")
+    if isinstance(slope, bool) or not isinstance(slope, (int, float, np.floating)) or not slope > 0:
+        raise ValueError(f"slope must be a positive number, got {slope!r}")
+    positions = torch.arange(seq_len, dtype=torch.float64)
+    distance = positions[:, None] - positions[None, :]  # (T, T): m - n
+    bias = -float(slope) * distance.abs() + 0.0  # + 0.0 turns -0.0 into 0.0
+    if causal:
+        bias = bias.masked_fill(distance < 0, float("-inf"))
+    return bias
+
+
+def rope_alibi_figure(query, key, seq_len: int = 32, slope: float = 0.25, base: float = 10000.0) -> Figure:
+    """Two panels: RoPE scores of one query/key pair at every pair of positions, and an ALiBi bias."""
+    scores = rope_score_matrix(query, key, seq_len, base)
+    bias = alibi_bias(seq_len, slope, causal=True)
+    bias = torch.where(torch.isinf(bias), torch.full_like(bias, float("nan")), bias)
+    figure = heatmap_panels(
+        [scores, bias],
+        ["RoPE: score of q at m, k at n (constant along diagonals)",
+         f"ALiBi bias, slope {slope:g} (blank: masked future)"],
+        xlabel="key position n", ylabel="query position m", diverging=[True, False],
+        size=(10.0, 4.2),
+    )
+    return figure
