@@ -32,3 +32,15 @@ def test_feedback_is_truthy_only_when_correct():
 def test_not_answered_gives_a_hint():
     verdict = exercises.not_answered("start from torch.zeros")
     assert not verdict and "torch.zeros" in str(verdict) and "None" in str(verdict)
+
+
+def test_answers_are_read_as_numbers_or_rejected():
+    import numpy as np
+    import torch
+
+    np.testing.assert_array_equal(exercises.as_array(torch.tensor([[1, 2]])), [[1.0, 2.0]])
+    assert exercises.as_array("1, 2") is None
+    assert exercises.as_array([[1], [2, 3]]) is None  # ragged
+    assert exercises.as_number(torch.tensor([0.5])) == 0.5
+    assert exercises.as_number([1, 2]) is None
+    assert exercises.as_number(True) is None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 @dataclass
 class Feedback:
@@ -44,3 +46,23 @@ def wrong(*messages: str) -> Feedback:
 def not_answered(hint: str) -> Feedback:
     """The verdict for an answer left as ``None``: a hint at where to start."""
     return Feedback(False, [f"No answer yet (the cell still holds None). Hint: {hint}"])
+
+
+def as_array(answer) -> np.ndarray | None:
+    """A learner's answer as a float array (from a list, array or tensor); ``None`` if it is not numbers."""
+    if isinstance(answer, (bool, str)):
+        return None
+    if hasattr(answer, "detach"):
+        answer = answer.detach().cpu().numpy()
+    try:
+        return np.asarray(answer, dtype=float)
+    except (TypeError, ValueError):
+        return None
+
+
+def as_number(answer) -> float | None:
+    """A learner's answer as one float (a number, or a one-element array/tensor); else ``None``."""
+    array = as_array(answer)
+    if array is None or array.size != 1:
+        return None
+    return float(array.reshape(-1)[0])

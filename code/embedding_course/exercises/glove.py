@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from embedding_course.exercises import Feedback, correct, not_answered, wrong
+from embedding_course.exercises import Feedback, as_number, correct, not_answered, wrong
 from embedding_course.glove import curated_words, load_glove
 from embedding_course.projection import fit_pca
 
@@ -21,19 +21,6 @@ PCA_GROUPS = ("countries", "capitals")
 """Exercise 3: the fraction of variance kept by a 2-D PCA of these groups' GloVe vectors."""
 
 
-def _as_number(answer) -> float | None:
-    """A float from a number, a 0-d/one-element array or tensor; ``None`` for anything else."""
-    if isinstance(answer, (bool, str)):
-        return None
-    if hasattr(answer, "detach"):
-        answer = answer.detach().cpu().numpy()
-    try:
-        array = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    return float(array.reshape(-1)[0]) if array.size == 1 else None
-
-
 # ---------------------------------------------------------------------- exercise 1
 
 def expected_cosine() -> float:
@@ -46,7 +33,7 @@ def check_cosine(answer) -> Feedback:
     if answer is None:
         return not_answered("take `u = vectors.vector('hot')` and `v = vectors.vector('cold')`; the "
                             "cosine is `u @ v` divided by the product of their lengths (`np.linalg.norm`).")
-    value = _as_number(answer)
+    value = as_number(answer)
     if value is None or not math.isfinite(value):
         return wrong("give one number, e.g. 0.5 (a float, a 0-d array or a one-element tensor).")
     vectors = load_glove()
@@ -136,7 +123,7 @@ def check_explained_variance(answer) -> Feedback:
         return not_answered("`X = vectors.vectors(words)`; centre it (`X - X.mean(axis=0)`); the "
                             "squared singular values `s ** 2` of the centred matrix are proportional to "
                             "the variances; divide the first two by the total.")
-    value = _as_number(answer)
+    value = as_number(answer)
     if value is None or not math.isfinite(value):
         return wrong("give one number between 0 and 1.")
     expected = expected_explained_variance()

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from embedding_course.exercises import Feedback, correct, not_answered, wrong
+from embedding_course.exercises import Feedback, as_array, correct, not_answered, wrong
 from embedding_course.one_hot import memory_bytes, one_hot, one_hot_numbers
 
 ONE_HOT_IDS = [2, 0, 3, 2]
@@ -19,22 +19,13 @@ MEMORY_BATCH, MEMORY_SEQ_LEN, MEMORY_VOCAB_SIZE = 8, 1024, 50_257
 MIB = 2 ** 20
 
 
-def _to_array(answer) -> np.ndarray | None:
-    if hasattr(answer, "detach"):
-        answer = answer.detach().cpu().numpy()
-    try:
-        return np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return None
-
-
 def check_one_hot(answer) -> Feedback:
     """Exercise 1: the one-hot matrix of :data:`ONE_HOT_IDS` over :data:`ONE_HOT_VOCAB_SIZE` tokens."""
     expected = one_hot(ONE_HOT_IDS, ONE_HOT_VOCAB_SIZE)  # (T, V)
     if answer is None:
         return not_answered(f"start from np.zeros({expected.shape}) and set one 1 per row, in the column "
                             "given by the ID.")
-    array = _to_array(answer)
+    array = as_array(answer)
     if array is None:
         return wrong("the answer is not a matrix of numbers; give a NumPy array, a tensor or nested lists.")
     if array.shape == expected.T.shape and array.shape != expected.shape:

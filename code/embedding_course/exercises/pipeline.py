@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from embedding_course.batching import encode_batch
-from embedding_course.exercises import Feedback, correct, not_answered, wrong
+from embedding_course.exercises import Feedback, as_array, correct, not_answered, wrong
 from embedding_course.tokens import WordVocabulary
 
 BATCH_VOCAB_TEXTS = ("the cat sat on the mat", "a dog ran")
@@ -29,15 +29,6 @@ def batch_vocabulary() -> WordVocabulary:
     return WordVocabulary.from_texts(list(BATCH_VOCAB_TEXTS))
 
 
-def _to_array(answer) -> np.ndarray | None:
-    if torch.is_tensor(answer):
-        answer = answer.detach().cpu().numpy()
-    try:
-        return np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return None
-
-
 def check_batch(answer) -> Feedback:
     """Exercise 1: ``(ids, mask)`` for BATCH_TEXTS, truncated to 5 tokens, padded with <pad>."""
     vocab = batch_vocabulary()
@@ -48,7 +39,7 @@ def check_batch(answer) -> Feedback:
                             "the mask is 1 where a real token sits.")
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
         return wrong("give a pair (ids, mask).")
-    ids, mask = _to_array(answer[0]), _to_array(answer[1])
+    ids, mask = as_array(answer[0]), as_array(answer[1])
     if ids is None or mask is None:
         return wrong("ids and mask must both be matrices of numbers (tensors, arrays or nested lists).")
     problems = []
@@ -110,7 +101,7 @@ def check_scaled_variance(answer) -> Feedback:
     if answer is None:
         return not_answered("nn.Embedding starts from N(0, 1); multiplying by a constant c multiplies the "
                             "variance by c squared. Or measure it.")
-    array = _to_array(answer)
+    array = as_array(answer)
     if array is None or array.size != 1:
         return wrong("give one number.")
     value = float(array.reshape(()))

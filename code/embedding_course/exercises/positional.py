@@ -7,7 +7,7 @@ import math
 import numpy as np
 import torch
 
-from embedding_course.exercises import Feedback, correct, not_answered, wrong
+from embedding_course.exercises import Feedback, as_array, as_number, correct, not_answered, wrong
 from embedding_course.positional import encode_positions, inverse_frequencies, wavelengths
 
 ROW_POSITION, ROW_D_MODEL = 3, 8
@@ -18,22 +18,6 @@ WAVELENGTH_D_MODEL = 128
 
 ROTATION_D_MODEL, ROTATION_PAIR, ROTATION_OFFSET = 16, 1, 5
 """Exercise 3: the 2x2 block that moves pair i = 1 of a d_model = 16 encoding 5 positions on."""
-
-
-def _to_array(answer) -> np.ndarray | None:
-    if torch.is_tensor(answer):
-        answer = answer.detach().cpu().numpy()
-    try:
-        return np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return None
-
-
-def _to_number(answer) -> float | None:
-    array = _to_array(answer)
-    if array is None or array.size != 1:
-        return None
-    return float(array.reshape(()))
 
 
 def _buggy_row(position: int, d_model: int) -> np.ndarray:
@@ -51,7 +35,7 @@ def check_pe_row(answer) -> Feedback:
     if answer is None:
         return not_answered(f"pair i uses the angle `{ROW_POSITION} / 10000 ** (2 * i / {ROW_D_MODEL})`; "
                             "dimension 2i holds its sine and 2i+1 its cosine.")
-    array = _to_array(answer)
+    array = as_array(answer)
     if array is None:
         return wrong("the answer is not a vector of numbers; give a list, an array or a tensor.")
     array = array.reshape(-1) if array.ndim == 2 and 1 in array.shape else array
@@ -89,7 +73,7 @@ def check_longest_wavelength(answer) -> Feedback:
         return not_answered("the last pair is i = d_model/2 - 1; its angle grows by "
                             "`10000 ** (-2 * i / d)` per position, so it repeats after `2 * pi` divided "
                             "by that many positions.")
-    value = _to_number(answer)
+    value = as_number(answer)
     if value is None:
         return wrong("give one number (the wavelength in positions).")
     if math.isclose(value, expected, rel_tol=1e-3):
@@ -113,7 +97,7 @@ def check_rotation_block(answer) -> Feedback:
     if answer is None:
         return not_answered("expand sin(w(p+k)) and cos(w(p+k)) with the angle-addition formulas and read "
                             "off the coefficients of sin(wp) and cos(wp).")
-    array = _to_array(answer)
+    array = as_array(answer)
     if array is None or array.shape != (2, 2):
         return wrong(f"give a 2x2 matrix, got {None if array is None else array.shape}.")
     if np.allclose(array, expected, atol=1e-4):
