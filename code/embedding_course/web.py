@@ -62,17 +62,17 @@ def use_static_site_renderer() -> None:
     pio.renderers.default = RENDERER_NAME
 
 
-def glue(name: str, value, display: bool = False):
+def glue(name: str, value, display: bool = False) -> None:
     """Store a computed value so the page's prose can insert it (MyST-NB ``glue``).
 
-    In a notebook without MyST-NB (Colab, Binder) the value is simply returned.
+    Returns nothing, so a ``glue`` call at the end of a cell prints nothing. In a notebook
+    without MyST-NB (Colab, Binder) it does nothing: the value is already in its variable.
     """
     try:
         from myst_nb import glue as myst_glue
     except ImportError:
-        return value
+        return
     myst_glue(name, value, display=display)
-    return value
 
 
 if on_static_site():

@@ -47,5 +47,5 @@ def test_renderer_is_only_switched_on_for_the_static_site(monkeypatch):
         pio.renderers.default = previous
 
 
-def test_glue_returns_the_value_outside_a_notebook():
-    assert web.glue("answer", 42) == 42
+def test_glue_returns_nothing_so_a_cell_ending_with_it_prints_nothing():
+    assert web.glue("answer", 42) is None

@@ -152,13 +152,14 @@ def test_every_menu_changes_its_figure(page_visit):
         for menu, kind in enumerate(menus):
             figure.scroll_into_view_if_needed()
             before = figure.evaluate(FIGURE_STATE)
-            group = figure.locator(".updatemenu-container > g").nth(menu)
+            group = figure.locator(".updatemenu-container").nth(menu)
             if kind == "dropdown":
                 group.locator(".updatemenu-header").click()
-                page.wait_for_timeout(200)
-            buttons = group.locator(".updatemenu-button")
+            buttons = group.locator(".updatemenu-button, .updatemenu-dropdown-button")
+            buttons.first.wait_for(state="visible", timeout=10_000)
             active = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
-            target = buttons.count() - 1 if active != buttons.count() - 1 else 0
+            # The next entry: long dropdowns scroll, and the next one is shown when it opens.
+            target = (active + 1) % buttons.count()
             buttons.nth(target).click()
             page.wait_for_timeout(300)
             after = figure.evaluate(FIGURE_STATE)
