@@ -408,6 +408,68 @@ def lookup_explorer_figure(sentences: Sequence[str] = EXPLORER_SENTENCES, dim: i
     return figure
 
 
+def token_picker_figure(sentence: str = "the cat saw the dog", sentences: Sequence[str] = EXPLORER_SENTENCES,
+                        dim: int = 6, seed: int = SEED) -> go.Figure:
+    """Pick the token at each position (one menu per position) and watch the lookup.
+
+    Left: the table, faded, with the rows that are read lit up. Middle: the looked-up vectors
+    (T x C): two positions holding the same token give the same row. Right: the same vectors
+    plus the sinusoidal position vectors, which make every row different: adding positions
+    breaks the ties. Each menu restyles only its own position's traces, so the menus are
+    independent and work with JavaScript alone.
+    """
+    from embedding_course.positional import sinusoidal_encoding
+
+    vocabulary, table, _ = explorer_setup(sentences, dim, seed)
+    ids = vocabulary.encode(sentence)
+    if vocabulary.unk_id in ids:
+        raise ValueError(f"sentence {sentence!r} has words outside the explorer's vocabulary "
+                         f"({', '.join(vocabulary.id_to_token[2:])})")
+    seq_len, vocab_size = len(ids), table.shape[0]
+    positions = sinusoidal_encoding(seq_len, dim, device="cpu").numpy()  # (T, C)
+    limit = float(np.abs(table[:, None, :] + positions[None, :, :]).max())  # covers both panels
+    colour = dict(diverging=True, limits=(-limit, limit), showscale=False)
+    figure = make_subplots(rows=1, cols=3, horizontal_spacing=0.1, column_widths=[0.38, 0.31, 0.31],
+                           subplot_titles=(f"table ({vocab_size} x {dim}): rows read", "token vectors",
+                                           "token + position vectors"))
+    figure.add_trace(plotting.heatmap_trace(table, **colour), row=1, col=1)
+    figure.data[0].opacity = 0.12
+    menus = []
+    for position, token_id in enumerate(ids):
+        first = len(figure.data)
+        hover = f"position {position}, dim %{{x}}: %{{z:.3f}}<extra></extra>"
+        row_trace = dict(hovertemplate=hover, **colour)
+        figure.add_trace(plotting.heatmap_trace(table[[token_id]], y=[token_id], **row_trace), row=1, col=1)
+        figure.add_trace(plotting.heatmap_trace(table[[token_id]], y=[position], **row_trace), row=1, col=2)
+        figure.add_trace(plotting.heatmap_trace(table[[token_id]] + positions[[position]], y=[position],
+                                                **row_trace), row=1, col=3)
+        buttons = []
+        for choice in range(2, vocab_size):  # every word (not <pad>, <unk>)
+            # Plain lists: menu arguments are applied as given, not decoded like trace data.
+            vector = table[choice].round(4).tolist()
+            shifted = (table[choice] + positions[position]).round(4).tolist()
+            buttons.append(dict(
+                method="restyle", label=vocabulary.id_to_token[choice],
+                args=[{"z": [[vector], [vector], [shifted]],
+                       "y": [[choice], [position], [position]]}, [first, first + 1, first + 2]],
+            ))
+        menus.append(dict(buttons=buttons, active=token_id - 2, direction="down", showactive=True,
+                          x=position / seq_len, xanchor="left", y=1.2, yanchor="bottom",
+                          pad=dict(r=4)))
+        figure.add_annotation(text=f"position {position}", x=position / seq_len, y=1.36, xref="paper",
+                              yref="paper", xanchor="left", yanchor="bottom", showarrow=False)
+    plotting.style(figure, title="", height=480)
+    figure.update_layout(updatemenus=menus, margin=dict(t=150))
+    figure.update_xaxes(title_text="dimension", tickvals=list(range(dim)))
+    figure.update_yaxes(autorange="reversed")
+    figure.update_yaxes(range=[vocab_size - 0.5, -0.5], tickvals=list(range(vocab_size)),
+                        ticktext=vocabulary.id_to_token, row=1, col=1)
+    for col in (2, 3):
+        figure.update_yaxes(range=[seq_len - 0.5, -0.5], tickvals=list(range(seq_len)),
+                            ticktext=[f"pos {t}" for t in range(seq_len)], row=1, col=col)
+    return figure
+
+
 def lookup_figure(vocabulary: WordVocabulary, table, ids) -> Figure:
     """Static version of the explorer for one sequence (used by the live widget)."""
     table = np.asarray(table, dtype=float)

@@ -251,3 +251,26 @@ def test_bad_ids_are_clear_errors_everywhere(ids, error, message):
 def test_bad_arguments_are_clear_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_token_picker_has_one_independent_menu_per_position():
+    figure = lookup.token_picker_figure("the cat saw the dog")
+    menus = figure.layout.updatemenus
+    assert len(menus) == 5
+    vocabulary, table, _ = lookup.explorer_setup()
+    for position, menu in enumerate(menus):
+        first = 1 + 3 * position  # trace 0 is the faded table
+        for button in menu.buttons:
+            changes, targets = button.args
+            assert list(targets) == [first, first + 1, first + 2]  # only this position's traces
+            row = vocabulary.token_to_id[button.label]
+            np.testing.assert_allclose(changes["z"][0][0], table[row], atol=1e-4)
+            assert changes["y"] == [[row], [position], [position]]
+    # equal tokens ("the" at 0 and 3) give equal token vectors, different after adding positions
+    np.testing.assert_array_equal(figure.data[2].z, figure.data[11].z)
+    assert not np.allclose(figure.data[3].z, figure.data[12].z)
+
+
+def test_token_picker_rejects_words_outside_its_vocabulary():
+    with pytest.raises(ValueError, match="outside the explorer's vocabulary"):
+        lookup.token_picker_figure("the zebra saw the dog")

@@ -105,15 +105,21 @@ def test_every_plotly_figure_has_data(page_visit):
 
 # What a reader sees of a figure: which traces are shown, what is drawn, the title. The
 # slider's own position is left out on purpose: a slider that moves but changes nothing fails.
-FIGURE_STATE = """gd => JSON.stringify({
-    visible: gd.data.map(t => t.visible),
-    svg: gd.querySelector('.main-svg .cartesianlayer, .main-svg .gl-container')
-         ? gd.querySelector('.main-svg').innerHTML.length + ':' +
-           [...gd.querySelectorAll('.main-svg .plot path, .main-svg image')].map(
-               e => (e.getAttribute('d') || e.getAttribute('href') || '').length).join(',')
-         : gd.innerHTML.length,
-    title: gd.querySelector('.gtitle') ? gd.querySelector('.gtitle').textContent : ''
-})"""
+FIGURE_STATE = """gd => {
+    const hash = text => {
+        let h = 0;
+        for (let i = 0; i < text.length; i++) { h = (h * 31 + text.charCodeAt(i)) | 0; }
+        return h;
+    };
+    const drawn = [...gd.querySelectorAll('.main-svg .plot path, .main-svg image, .main-svg .plot text')]
+        .map(e => e.getAttribute('d') || e.getAttribute('href') || e.textContent || '').join('|');
+    return JSON.stringify({
+        visible: gd.data.map(t => t.visible),
+        drawn: hash(drawn),
+        gl: gd.querySelector('.gl-container') ? hash(JSON.stringify(gd.data.map(t => [t.x, t.y, t.z]))) : 0,
+        title: gd.querySelector('.gtitle') ? gd.querySelector('.gtitle').textContent : ''
+    });
+}"""
 
 
 def test_every_slider_moves_its_figure(page_visit):
@@ -149,13 +155,21 @@ def test_every_menu_changes_its_figure(page_visit):
     for index in range(figures.count()):
         figure = figures.nth(index)
         menus = figure.evaluate("gd => (gd.layout.updatemenus || []).map(m => m.type || 'dropdown')")
+        # Plotly draws one header per dropdown (in order) and one shared list of items, which
+        # shows the items of the dropdown just opened; a buttons menu draws its own group.
+        dropdowns_seen = buttons_seen = 0
         for menu, kind in enumerate(menus):
             figure.scroll_into_view_if_needed()
             before = figure.evaluate(FIGURE_STATE)
-            group = figure.locator(".updatemenu-container").nth(menu)
             if kind == "dropdown":
-                group.locator(".updatemenu-header").click()
-            buttons = group.locator(".updatemenu-button, .updatemenu-dropdown-button")
+                figure.locator(".updatemenu-header-group").nth(dropdowns_seen).locator(
+                    ".updatemenu-header").click()
+                dropdowns_seen += 1
+                buttons = figure.locator(".updatemenu-dropdown-button")
+            else:
+                buttons = figure.locator(".updatemenu-button-group").nth(buttons_seen).locator(
+                    ".updatemenu-button")
+                buttons_seen += 1
             buttons.first.wait_for(state="visible", timeout=10_000)
             active = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
             # The next entry: long dropdowns scroll, and the next one is shown when it opens.
