@@ -44,3 +44,12 @@ def test_answers_are_read_as_numbers_or_rejected():
     assert exercises.as_number(torch.tensor([0.5])) == 0.5
     assert exercises.as_number([1, 2]) is None
     assert exercises.as_number(True) is None
+
+
+def test_number_pair_reads_two_numbers_or_says_what_is_wrong():
+    assert exercises.number_pair(("3", 4.5), "(a, b)") == (3.0, 4.5)
+    assert exercises.number_pair([7, 8], "(a, b)", whole=True) == (7, 8)
+    for bad, message in [("ab", "give a pair: (a, b)"), ([1, 2, 3], "give a pair"),
+                         (["x", 1], "must be numbers")]:
+        verdict = exercises.number_pair(bad, "(a, b)")
+        assert isinstance(verdict, exercises.Feedback) and not verdict and message in str(verdict)

@@ -66,3 +66,20 @@ def as_number(answer) -> float | None:
     if array is None or array.size != 1:
         return None
     return float(array.reshape(-1)[0])
+
+
+def number_pair(answer, what: str, whole: bool = False) -> tuple[float, float] | Feedback:
+    """Read a learner's ``(a, b)`` pair of numbers, or return the Feedback saying why it is not one.
+
+    Args:
+        what: the pair's meaning for the message, e.g. ``"(cosine, distance)"``.
+        whole: read whole numbers (``int``) instead of floats.
+    """
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        return wrong(f"give a pair: {what}.")
+    convert = int if whole else float
+    try:
+        return convert(answer[0]), convert(answer[1])
+    except (TypeError, ValueError):
+        kind = "whole numbers" if whole else "numbers"
+        return wrong(f"both entries of the pair must be {kind}.")

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from embedding_course.exercises import Feedback, correct, not_answered, wrong
+from embedding_course.exercises import Feedback, correct, not_answered, number_pair, wrong
 from embedding_course.lookup import MIB, make_embedding, model_config, row_gradient_norms, table_gradient
 
 GRADIENT_IDS = [[4, 2, 4], [4, 0, 7]]
@@ -108,12 +108,10 @@ def check_tied_parameters(answer) -> Feedback:
     if answer is None:
         return not_answered("the embedding is V x C; the output layer maps C -> V, so it is another V x C; "
                             "tying makes them one tensor.")
-    if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 2:
-        return wrong("give a pair: (parameters untied, parameters tied).")
-    try:
-        untied, tied = int(answer[0]), int(answer[1])
-    except (TypeError, ValueError):
-        return wrong("both entries must be whole numbers.")
+    pair = number_pair(answer, "(parameters untied, parameters tied)", whole=True)
+    if isinstance(pair, Feedback):
+        return pair
+    untied, tied = pair
     problems = []
     if untied != 2 * table:
         problems.append(f"untied: two V x C matrices, 2 x {TYING_VOCAB_SIZE} x {TYING_DIM}; "

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from embedding_course.exercises import Feedback, as_array, correct, not_answered, wrong
+from embedding_course.exercises import Feedback, as_array, correct, not_answered, number_pair, wrong
 from embedding_course.one_hot import memory_bytes, one_hot, one_hot_numbers
 
 ONE_HOT_IDS = [2, 0, 3, 2]
@@ -54,12 +54,10 @@ def check_one_hot_memory(answer) -> Feedback:
     mib = memory_bytes(numbers, "fp32") / MIB
     if answer is None:
         return not_answered("numbers = B x T x V; each fp32 number takes 4 bytes; 1 MiB is 2**20 bytes.")
-    if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 2:
-        return wrong("give a pair: (count of numbers, size in MiB).")
-    try:
-        got_numbers, got_mib = float(answer[0]), float(answer[1])
-    except (TypeError, ValueError):
-        return wrong("both entries of the pair must be numbers.")
+    pair = number_pair(answer, "(count of numbers, size in MiB)")
+    if isinstance(pair, Feedback):
+        return pair
+    got_numbers, got_mib = pair
     problems = []
     if not math.isclose(got_numbers, numbers, rel_tol=1e-3):
         if math.isclose(got_numbers, numbers / MEMORY_BATCH, rel_tol=1e-3):
@@ -89,12 +87,10 @@ def check_one_hot_geometry(answer) -> Feedback:
     if answer is None:
         return not_answered("the two vectors share no non-zero position; the distance squares two "
                             "differences of 1.")
-    if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 2:
-        return wrong("give a pair: (cosine similarity, Euclidean distance).")
-    try:
-        cosine, distance = float(answer[0]), float(answer[1])
-    except (TypeError, ValueError):
-        return wrong("both entries of the pair must be numbers.")
+    pair = number_pair(answer, "(cosine similarity, Euclidean distance)")
+    if isinstance(pair, Feedback):
+        return pair
+    cosine, distance = pair
     problems = []
     if math.isclose(cosine, 1.0, abs_tol=1e-6):
         problems.append("cosine 1 is for the same token twice; two different tokens share no non-zero "
