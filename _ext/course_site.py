@@ -29,6 +29,18 @@ VENDORED = {
     "require.min.js": "requirejs/require.js",
     "embed-amd.js": "html-manager/dist/embed-amd.js",
 }
+# The pages load MathJax's tex-chtml component; everything it may load later (extensions,
+# fonts, the menu's renderers and accessibility tools) lives in MathJax's sub-folders. The
+# other ready-made combined components at the top level are never requested.
+MATHJAX_UNUSED_COMBINED = {"mml-chtml.js", "mml-svg.js", "node-main.js", "tex-chtml-full.js",
+                           "tex-chtml-full-speech.js", "tex-mml-chtml.js", "tex-mml-svg.js",
+                           "tex-svg-full.js", "tex-svg.js"}
+
+
+def _skip_unused_mathjax(folder: str, names: list[str]) -> set[str]:
+    if Path(folder) != VENDOR_SOURCE / VENDORED["mathjax"]:
+        return set()
+    return MATHJAX_UNUSED_COMBINED.intersection(names)
 
 
 def _plotly_js_path() -> Path:
@@ -100,7 +112,7 @@ def on_build_finished(app, exception) -> None:
     for target, source in VENDORED.items():
         source_path, target_path = VENDOR_SOURCE / source, vendor_out / target
         if source_path.is_dir():
-            shutil.copytree(source_path, target_path, dirs_exist_ok=True)
+            shutil.copytree(source_path, target_path, dirs_exist_ok=True, ignore=_skip_unused_mathjax)
         else:
             shutil.copy2(source_path, target_path)
 

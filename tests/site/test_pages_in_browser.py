@@ -232,6 +232,22 @@ def test_dark_mode_plot_text_is_light(browser, site_url):
         result.page.context.close()
 
 
+def test_math_menu_options_work_offline(browser, site_url):
+    """What MathJax loads later, when a reader picks another renderer or the accessibility
+    explorer from its menu, is on the site too (the site copies only part of MathJax)."""
+    docname = next(name for name in DOCNAMES if "04_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url)
+    try:
+        page = result.page
+        page.evaluate("() => MathJax.startup.document.menu.menu.pool.lookup('renderer').setValue('SVG')")
+        page.wait_for_function("() => document.querySelector('mjx-container[jax=\"SVG\"]') !== null")
+        page.evaluate("() => MathJax.loader.load('a11y/explorer', '[tex]/physics')")
+        page.wait_for_load_state("networkidle")
+        assert result.failed_requests == [] and result.console_errors == []
+    finally:
+        result.page.context.close()
+
+
 def test_pages_stay_within_the_weight_budget(built_site):
     """At most 1.5 MB per page: its HTML plus its own images (shared JavaScript counted once)."""
     budget = 1.5 * 1024 * 1024
