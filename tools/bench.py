@@ -17,7 +17,10 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, str(REPO_ROOT / "tools" / "build_book.py")]
-PROBE_FILE = REPO_ROOT / "code" / "embedding_course" / "__init__.py"
+PACKAGE = REPO_ROOT / "code" / "embedding_course"
+# Two edits: one to a module that every page runs, one to a module that one lesson runs.
+PROBE_FILES = {"__init__.py (every page)": PACKAGE / "__init__.py",
+               "projection.py (lesson 6 only)": PACKAGE / "projection.py"}
 PROBE_LINE = "\n# bench: a one-line change to the package\n"
 
 
@@ -64,13 +67,16 @@ def main() -> int:
     else:
         timed_build("warm-up build")
     results["no-change rebuild (s)"] = timed_build("no-change rebuild")
-    original = PROBE_FILE.read_text()
-    try:
-        PROBE_FILE.write_text(original + PROBE_LINE)
-        results["rebuild after a package edit (s)"] = timed_build("rebuild after a package edit")
-    finally:
-        PROBE_FILE.write_text(original)
-    results["rebuild after undoing the edit (s)"] = timed_build("rebuild after undoing the edit")
+    for name, probe_file in PROBE_FILES.items():
+        original = probe_file.read_text()
+        try:
+            probe_file.write_text(original + PROBE_LINE)
+            label = f"rebuild after editing {name}"
+            results[f"{label} (s)"] = timed_build(label)
+        finally:
+            probe_file.write_text(original)
+        label = f"rebuild after undoing the edit to {name}"
+        results[f"{label} (s)"] = timed_build(label)
     html_root = REPO_ROOT / "_build" / "html"
     results["page KB (HTML + own images)"] = page_weights(html_root)
     results["shared KB (loaded once, cached)"] = shared_weights(html_root)

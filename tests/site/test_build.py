@@ -28,25 +28,33 @@ kernelspec:
 """
 
 
-def make_book(root: Path, page_body: str, probe_source: str = "VALUE = 1\n") -> Path:
-    """A two-page book in ``root`` with the real _config.yml and extension; returns the page path."""
+def make_book(root: Path, page_body: str, probe_source: str = "VALUE = 1\n",
+              modules: dict[str, str] | None = None, pages: dict[str, str] | None = None) -> Path:
+    """A tiny book in ``root`` with the real _config.yml and extension; returns the page path.
+
+    It has an intro, ``book/page.md`` (``page_body``) and any other ``pages`` (name: body),
+    and the package folder ``code/`` holds ``probe.py`` and any other ``modules``.
+    """
     root.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO_ROOT / "_config.yml", root / "_config.yml")
     (root / "_ext").symlink_to(REPO_ROOT / "_ext")
-    (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/page\n")
-    (root / "book").mkdir()
+    shutil.copytree(REPO_ROOT / "book" / "images", root / "book" / "images")
+    pages = {"page": page_body, **(pages or {})}
+    chapters = "".join(f"  - file: book/{name}\n" for name in pages)
+    (root / "_toc.yml").write_text(f"format: jb-book\nroot: book/intro\nchapters:\n{chapters}")
     (root / "book" / "intro.md").write_text("# Tiny book\n\nA book for testing the build.\n")
+    for name, body in pages.items():
+        (root / "book" / f"{name}.md").write_text(FRONT_MATTER + f"\n# {name.title()}\n\n" + body)
     (root / "code").mkdir()
-    (root / "code" / "probe.py").write_text(probe_source)
-    page = root / "book" / "page.md"
-    page.write_text(FRONT_MATTER + "\n# Page\n\n" + page_body)
-    return page
+    for name, source in {"probe": probe_source, **(modules or {})}.items():
+        (root / "code" / f"{name}.py").write_text(source)
+    return root / "book" / "page.md"
 
 
 def run_build(root: Path) -> subprocess.CompletedProcess:
     environment = dict(os.environ, PYTHONPATH=str(root / "code"))
     return subprocess.run(
-        [sys.executable, str(BUILD_SCRIPT), "--root", str(root), "--watch", "code"],
+        [sys.executable, str(BUILD_SCRIPT), "--root", str(root)],
         cwd=root, env=environment, capture_output=True, text=True, timeout=600,
     )
 
@@ -89,13 +97,52 @@ def test_a_package_change_shows_up_on_the_next_build(tmp_path):
 
     unchanged = run_build(tmp_path)  # no change: served from the cache
     assert unchanged.returncode == 0
-    assert "--all" not in unchanged.stdout
+    assert "--all" not in unchanged.stdout and "re-executing" not in unchanged.stdout
 
     (tmp_path / "code" / "probe.py").write_text("VALUE = 'second'\n")
     second = run_build(tmp_path)
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
-    assert "re-executing every page" in second.stdout
+    assert "re-executing book/page.md" in second.stdout
     assert "probe value second" in html.read_text(), "the page still shows the old package's output"
+
+
+# Each execution of the other page prints a new number, so a re-execution shows in its HTML.
+STAMP_CELL = cell("import other, time\nprint('other', other.VALUE, 'run', time.time_ns())")
+
+
+def _text(root: Path, name: str) -> str:
+    return (root / "_build" / "html" / "book" / f"{name}.html").read_text()
+
+
+def test_a_package_change_re_executes_only_the_pages_that_run_it(tmp_path):
+    make_book(tmp_path, cell("import probe\nprint('probe value', probe.VALUE)"),
+              "from helper import WORD\nVALUE = 'first ' + WORD\n",
+              modules={"helper": "WORD = 'one'\n", "other": "VALUE = 'a'\n"}, pages={"other": STAMP_CELL})
+    assert run_build(tmp_path).returncode == 0
+    assert "probe value first one" in _text(tmp_path, "page")
+    other_before = _text(tmp_path, "other")
+
+    # helper.py is imported by probe.py, which the page imports: only that page runs again.
+    (tmp_path / "code" / "helper.py").write_text("WORD = 'two'\n")
+    result = run_build(tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "re-executing book/page.md\n" in result.stdout
+    assert "probe value first two" in _text(tmp_path, "page")
+    assert _text(tmp_path, "other") == other_before, "a page that does not run helper.py was re-executed"
+
+    (tmp_path / "code" / "other.py").write_text("VALUE = 'b'\n")
+    result = run_build(tmp_path)
+    assert "re-executing book/other.md\n" in result.stdout
+    other_b = _text(tmp_path, "other")
+    assert "other b run" in other_b
+    assert "probe value first two" in _text(tmp_path, "page")
+
+    # A configuration change re-executes everything.
+    with (tmp_path / "_config.yml").open("a") as config:
+        config.write("# changed\n")
+    result = run_build(tmp_path)
+    assert "re-executing every page" in result.stdout
+    assert _text(tmp_path, "other") != other_b
 
 
 def _digest_outputs(html_root: Path) -> dict[str, str]:

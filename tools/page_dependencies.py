@@ -1,0 +1,122 @@
+"""Which files of the course package each page runs, so a package edit re-executes only those pages.
+
+A page depends on the package modules its code cells import, on the modules those import,
+and so on, together with the ``__init__.py`` of every package on the way. Imports are read
+from the source with ``ast``; nothing is imported. A page whose code cannot be read this way
+(a cell that is not plain Python) is taken to depend on every module, so a change is never missed.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from pathlib import Path
+
+from myst_nb.core.read import read_myst_markdown_notebook
+
+SKIPPED_FOLDERS = {"_build", "__pycache__", "node_modules"}
+
+
+def module_index(code_root: Path) -> dict[str, Path]:
+    """Map each dotted module name under ``code_root`` to its file ('a.b' -> code/a/b.py)."""
+    index = {}
+    for path in sorted(code_root.rglob("*.py")):
+        relative = path.relative_to(code_root)
+        if any(part in SKIPPED_FOLDERS or part.endswith(".egg-info") for part in relative.parts):
+            continue
+        parts = list(relative.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if parts:
+            index[".".join(parts)] = path
+    return index
+
+
+def _with_parents(name: str, index: dict[str, Path]) -> set[str]:
+    """A module and the packages that hold it (importing a.b.c runs a, a.b and a.b.c)."""
+    parts = name.split(".")
+    return {".".join(parts[:end]) for end in range(1, len(parts) + 1)} & index.keys()
+
+
+def imported_modules(tree: ast.AST, index: dict[str, Path], current: str | None = None) -> set[str]:
+    """The indexed modules that the code in ``tree`` imports.
+
+    Args:
+        tree: parsed code of a page cell or of a module.
+        index: from :func:`module_index`.
+        current: the dotted name of the module the code belongs to, to resolve relative imports.
+    """
+    found: set[str] = set()
+    is_package = current is not None and index.get(current, Path()).name == "__init__.py"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found |= _with_parents(alias.name, index)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                if current is None:
+                    continue
+                package = current.split(".")
+                if not is_package:
+                    package = package[:-1]
+                package = package[: len(package) - (node.level - 1)]
+                base = ".".join(package + ([node.module] if node.module else []))
+            found |= _with_parents(base, index)
+            for alias in node.names:  # `from package import module` names a module
+                found |= _with_parents(f"{base}.{alias.name}" if base else alias.name, index)
+    return found
+
+
+def module_closure(start: set[str], index: dict[str, Path]) -> set[str]:
+    """Every indexed module that running ``start`` imports, directly or not."""
+    seen: set[str] = set()
+    pending = list(start)
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        tree = ast.parse(index[name].read_text(), filename=str(index[name]))
+        pending.extend(imported_modules(tree, index, current=name) - seen)
+    return seen
+
+
+def page_modules(page: Path, index: dict[str, Path]) -> set[str]:
+    """The package modules a MyST notebook page runs (all of them if its code cannot be read)."""
+    notebook = read_myst_markdown_notebook(page.read_text())
+    start: set[str] = set()
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:
+            return set(index)
+        start |= imported_modules(tree, index)
+    return module_closure(start, index)
+
+
+def notebook_pages(root: Path) -> list[Path]:
+    """The MyST Markdown pages under ``root`` that hold code cells."""
+    pages = []
+    for path in sorted(root.rglob("*.md")):
+        relative = path.relative_to(root)
+        if any(part in SKIPPED_FOLDERS or part.startswith(".") for part in relative.parts[:-1]):
+            continue
+        if "```{code-cell}" in path.read_text():
+            pages.append(path)
+    return pages
+
+
+def page_hashes(root: Path, code_root: Path) -> dict[str, str]:
+    """For each notebook page (relative path), a hash of the package files it runs."""
+    index = module_index(code_root) if code_root.is_dir() else {}
+    hashes = {}
+    for page in notebook_pages(root):
+        digest = hashlib.sha256()
+        for name in sorted(page_modules(page, index)):
+            digest.update(name.encode())
+            digest.update(index[name].read_bytes())
+        hashes[page.relative_to(root).as_posix()] = digest.hexdigest()
+    return hashes
