@@ -1,0 +1,78 @@
+"""Which package modules a page runs: the import graph that decides what a build re-executes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from page_dependencies import module_index, page_hashes, page_modules
+
+from .conftest import REPO_ROOT
+
+FRONT_MATTER = "---\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def page(root: Path, *sources: str) -> Path:
+    cells = "".join(f"```{{code-cell}} ipython3\n{source}\n```\n\n" for source in sources)
+    return write(root / "book" / "page.md", FRONT_MATTER + "# Page\n\n" + cells)
+
+
+def tiny_package(root: Path) -> dict[str, Path]:
+    code = root / "code"
+    write(code / "pkg" / "__init__.py", "SEED = 0\n")
+    write(code / "pkg" / "plotting.py", "from . import web\n")
+    write(code / "pkg" / "web.py", "import json\n")
+    write(code / "pkg" / "glove.py", "from .plotting import style\nfrom pkg.similarity import cosine\n")
+    write(code / "pkg" / "similarity.py", "")
+    write(code / "pkg" / "live" / "__init__.py", "from ..web import glue\n")
+    write(code / "pkg" / "live" / "glove.py", "from .. import glove\n")
+    write(code / "pkg" / "unused.py", "")
+    return module_index(code)
+
+
+def test_index_names_modules_and_packages(tmp_path):
+    index = tiny_package(tmp_path)
+    assert index["pkg"].name == "__init__.py"
+    assert index["pkg.live.glove"] == tmp_path / "code" / "pkg" / "live" / "glove.py"
+
+
+def test_imports_are_followed_through_relative_and_absolute_imports(tmp_path):
+    index = tiny_package(tmp_path)
+    modules = page_modules(page(tmp_path, "from pkg.live import glove as live_glove"), index)
+    assert modules == {"pkg", "pkg.live", "pkg.live.glove", "pkg.glove", "pkg.plotting", "pkg.web",
+                       "pkg.similarity"}
+
+
+def test_from_package_import_module_counts_the_module(tmp_path):
+    index = tiny_package(tmp_path)
+    modules = page_modules(page(tmp_path, "from pkg import similarity, SEED"), index)
+    assert modules == {"pkg", "pkg.similarity"}
+    assert page_modules(page(tmp_path, "import json"), index) == set()
+
+
+def test_a_cell_that_is_not_plain_python_depends_on_everything(tmp_path):
+    index = tiny_package(tmp_path)
+    assert page_modules(page(tmp_path, "import pkg", "%timeit pkg.SEED"), index) == set(index)
+
+
+def test_page_hash_changes_only_with_the_modules_the_page_runs(tmp_path):
+    tiny_package(tmp_path)
+    page(tmp_path, "from pkg import similarity")
+    before = page_hashes(tmp_path, tmp_path / "code")
+    write(tmp_path / "code" / "pkg" / "unused.py", "X = 1\n")
+    assert page_hashes(tmp_path, tmp_path / "code") == before
+    write(tmp_path / "code" / "pkg" / "similarity.py", "X = 1\n")
+    assert page_hashes(tmp_path, tmp_path / "code") != before
+
+
+def test_every_lesson_runs_the_modules_it_is_about():
+    index = module_index(REPO_ROOT / "code")
+    lessons = REPO_ROOT / "book" / "lessons"
+    assert "embedding_course.glove" in page_modules(lessons / "06_seeing_embeddings.md", index)
+    assert "embedding_course.rope" in page_modules(lessons / "04_sinusoidal_positions.md", index)
+    assert "embedding_course.glove" not in page_modules(lessons / "02_one_hot.md", index)
