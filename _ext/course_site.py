@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 from pathlib import Path
+
+from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
 os.environ["COURSE_STATIC_SITE"] = "1"
@@ -117,7 +120,28 @@ def on_build_finished(app, exception) -> None:
             shutil.copy2(source_path, target_path)
 
 
+class NotebookClientWarnings(logging.Handler):
+    """Pass the notebook client's own warnings (a lost output, an unhandled message) on as
+    Sphinx warnings, so that the strict build fails on them. Left alone, the client logs to
+    the 'traitlets' logger, which discards them."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.sphinx_logger = sphinx_logging.getLogger(__name__)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.sphinx_logger.warning("while executing a page, the notebook client reported: %s",
+                                   record.getMessage(), type="course", subtype="execution")
+
+
+def _watch_notebook_client() -> None:
+    client_logger = logging.getLogger("traitlets")
+    if not any(isinstance(handler, NotebookClientWarnings) for handler in client_logger.handlers):
+        client_logger.addHandler(NotebookClientWarnings())
+
+
 def setup(app):
+    _watch_notebook_client()
     app.connect("config-inited", on_config_inited)
     app.connect("html-page-context", on_page_context)
     app.connect("build-finished", on_build_finished)

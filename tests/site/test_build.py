@@ -88,6 +88,15 @@ def test_a_cell_writing_to_stderr_fails_the_build(tmp_path, source):
     assert "mystnb.stderr" in result.stdout + result.stderr
 
 
+def test_a_notebook_client_warning_fails_the_build(tmp_path):
+    # A message the notebook client cannot handle: it only logs it, which Sphinx never sees.
+    make_book(tmp_path, cell("from comm import create_comm\ncreate_comm(target_name='nobody.listens')"))
+    result = run_build(tmp_path)
+    assert result.returncode != 0, "the notebook client logged a problem, yet the build passed"
+    output = result.stdout + result.stderr
+    assert "the notebook client reported: No handler found for comm target 'nobody.listens'" in output
+
+
 def test_a_package_change_shows_up_on_the_next_build(tmp_path):
     make_book(tmp_path, cell("import probe\nprint('probe value', probe.VALUE)"), "VALUE = 'first'\n")
     first = run_build(tmp_path)
