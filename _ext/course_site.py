@@ -6,6 +6,8 @@
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
 * The footer says which device and which PyTorch version built the pages.
+* Page execution is watched: the notebook client waits for the kernel in short slices
+  (``kernel_polling.py``), and its own warnings fail the strict build.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import shutil
 from pathlib import Path
 
+import kernel_polling
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
@@ -141,6 +144,7 @@ def _watch_notebook_client() -> None:
 
 
 def setup(app):
+    kernel_polling.install()
     _watch_notebook_client()
     app.connect("config-inited", on_config_inited)
     app.connect("html-page-context", on_page_context)
