@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -51,3 +53,32 @@ def test_every_notebook_page_has_its_ipynb_twin():
 
 def test_no_code_init_shadows_the_standard_library():
     assert not (REPO_ROOT / "code" / "__init__.py").exists()
+
+
+def test_the_installed_package_has_every_module(tmp_path):
+    """What Colab and Binder get: a regular (not editable) install of code/, built into a wheel."""
+    shutil.copytree(REPO_ROOT / "code", tmp_path / "code",
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
+    built = subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir",
+                            str(tmp_path / "wheels"), str(tmp_path / "code")], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    assert "Warning" not in built.stderr, built.stderr
+    wheel = next((tmp_path / "wheels").glob("embedding_course-*.whl"))
+    target = tmp_path / "installed"
+    installed = subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)],
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+
+    source = REPO_ROOT / "code" / "embedding_course"
+    expected = {".".join(("embedding_course", *path.relative_to(source).with_suffix("").parts))
+                .removesuffix(".__init__") for path in source.rglob("*.py")}
+    listing = ("import importlib, sys\n"
+               "for name in sys.argv[1:]:\n"
+               "    print(name, importlib.import_module(name).__file__)\n")
+    imported = subprocess.run([sys.executable, "-c", listing, *sorted(expected)], capture_output=True,
+                              text=True, env={**os.environ, "PYTHONPATH": str(target)})
+    assert imported.returncode == 0, imported.stderr[-3000:]
+    files = dict(line.split(" ", 1) for line in imported.stdout.splitlines())
+    assert set(files) == expected
+    assert all(Path(file).is_relative_to(target) for file in files.values()), "imported from the source tree"
