@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import platform
 
+import numpy as np
 import torch
 
 DEVICE_ENV_VAR = "COURSE_DEVICE"
@@ -64,3 +65,14 @@ def build_info() -> dict[str, str]:
         "torch": torch.__version__,
         "python": platform.python_version(),
     }
+
+
+def to_numpy(values, dtype=None) -> np.ndarray:
+    """A NumPy array of ``values``; a tensor is detached and copied to the CPU first.
+
+    NumPy cannot read a tensor that lives on a GPU or that requires a gradient (an
+    ``nn.Embedding`` weight, say); this works for both, and for lists and arrays.
+    """
+    if isinstance(values, torch.Tensor):
+        values = values.detach().cpu().numpy()
+    return np.asarray(values, dtype=dtype)

@@ -16,6 +16,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from embedding_course import plotting
+from embedding_course.device import to_numpy
 from embedding_course.tables import html_table
 
 EARTH_RADIUS_KM = 6371.0
@@ -188,7 +189,7 @@ def id_vs_vector_rows(anchor: str, others: Sequence[str], tokenizer=None,
             raise ValueError(f"{word!r} is not a single token of the vocabulary; "
                              "pick a common lower-case word")
         token_ids.append(token_id)
-    table = np.asarray(table)
+    table = to_numpy(table)
     if table.ndim != 2 or table.shape[0] <= max(token_ids):
         raise ValueError(f"table must have shape (vocab_size, dim) with a row for id {max(token_ids)}, "
                          f"got shape {table.shape}")

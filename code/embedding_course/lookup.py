@@ -19,7 +19,7 @@ from plotly.subplots import make_subplots
 from torch import nn
 
 from embedding_course import SEED, plotting
-from embedding_course.device import pick_device
+from embedding_course.device import pick_device, to_numpy
 from embedding_course.one_hot import BYTES_PER_NUMBER, check_token_ids, check_vocab_size
 from embedding_course.tables import html_table
 from embedding_course.tokens import WordVocabulary
@@ -472,7 +472,7 @@ def token_picker_figure(sentence: str = "the cat saw the dog", sentences: Sequen
 
 def lookup_figure(vocabulary: WordVocabulary, table, ids) -> Figure:
     """Static version of the explorer for one sequence (used by the live widget)."""
-    table = np.asarray(table, dtype=float)
+    table = to_numpy(table, dtype=float)
     checked = check_token_ids(ids, table.shape[0])
     if checked.ndim != 1:
         raise ValueError(f"ids must be one sequence (T,), got shape {checked.shape}")

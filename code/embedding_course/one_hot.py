@@ -17,6 +17,7 @@ import torch
 from matplotlib.figure import Figure
 
 from embedding_course import plotting
+from embedding_course.device import to_numpy
 
 BYTES_PER_NUMBER = {"fp32": 4, "bf16": 2, "int8": 1}
 """Bytes for one number in each storage format."""
@@ -122,7 +123,7 @@ def lookup_by_product(ids, table) -> np.ndarray:
     Returns:
         Array of shape ``ids.shape + (C,)``, equal to ``table[ids]``.
     """
-    table = np.asarray(table)
+    table = to_numpy(table)
     if table.ndim != 2:
         raise ValueError(f"table must have shape (vocab_size, dim), got shape {table.shape}")
     return one_hot(ids, table.shape[0]).astype(table.dtype) @ table  # (..., V) @ (V, C) -> (..., C)
@@ -272,7 +273,7 @@ def bridge_figure(ids, table, tokens: Sequence[str] | None = None) -> Figure:
         table: array (V, C), small enough to draw (a few dozen rows).
         tokens: optional labels for the positions.
     """
-    table = np.asarray(table, dtype=np.float32)
+    table = to_numpy(table, dtype=np.float32)
     if table.ndim != 2:
         raise ValueError(f"table must have shape (vocab_size, dim), got shape {table.shape}")
     checked = check_token_ids(ids, table.shape[0])

@@ -599,7 +599,7 @@ def similarity_profiles(tables: Mapping[str, torch.Tensor], position: int) -> di
         table = torch.as_tensor(table, dtype=torch.float64)
         if not 0 <= position < table.shape[0]:
             raise IndexError(f"position {position} is outside table {name!r} (0..{table.shape[0] - 1})")
-        profiles[name] = position_similarity(table)[position].numpy()
+        profiles[name] = position_similarity(table)[position].cpu().numpy()
     return profiles
 
 

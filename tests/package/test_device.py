@@ -68,3 +68,13 @@ def test_build_info_names_the_gpu(monkeypatch, no_env):
     fake(monkeypatch, cuda=True, mps=False)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda _device: "Fake GPU 9000")
     assert device.build_info()["device_name"] == "Fake GPU 9000"
+
+
+def test_to_numpy_reads_trainable_tensors_lists_and_arrays():
+    weight = torch.nn.Parameter(torch.arange(6.0).reshape(2, 3))  # requires a gradient
+    with pytest.raises(RuntimeError):
+        weight.numpy()  # what the helper is for (a GPU tensor fails the same way)
+    array = device.to_numpy(weight)
+    assert array.shape == (2, 3) and array.dtype == "float32"
+    assert device.to_numpy([[1, 2]], dtype=float).dtype == "float64"
+    assert device.to_numpy(array) is array

@@ -3,6 +3,7 @@
 import math
 
 import pytest
+import torch
 from matplotlib.figure import Figure
 
 from embedding_course import ids
@@ -123,6 +124,8 @@ def test_id_vs_vector_rows_with_a_given_table():
     assert rows[1][3] == pytest.approx(2 ** -0.5)
     with pytest.raises(ValueError, match=r"table must have shape \(vocab_size, dim\) with a row for id 2"):
         ids.id_vs_vector_rows("a", ["c"], tokenizer=Tiny(), table=table[:2])
+    trainable = torch.nn.Parameter(torch.as_tensor(table))  # e.g. a model's token table
+    assert ids.id_vs_vector_rows("a", ["b", "c"], tokenizer=Tiny(), table=trainable) == rows
 
 
 @pytest.mark.parametrize(("others", "message"), [

@@ -274,3 +274,9 @@ def test_token_picker_has_one_independent_menu_per_position():
 def test_token_picker_rejects_words_outside_its_vocabulary():
     with pytest.raises(ValueError, match="outside the explorer's vocabulary"):
         lookup.token_picker_figure("the zebra saw the dog")
+
+
+def test_lookup_figure_takes_the_embedding_weight_itself():
+    vocabulary = WordVocabulary(["the", "cat"])
+    embedding = lookup.make_embedding(len(vocabulary), 4, device="cpu")
+    assert isinstance(lookup.lookup_figure(vocabulary, embedding.weight, [2, 3, 2]), Figure)

@@ -181,3 +181,10 @@ def test_cosine_rejects_zero_rows():
 def test_bad_arguments_are_clear_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_table_may_be_a_trainable_weight():
+    weight = torch.nn.Embedding(5, 3).weight  # a Parameter: NumPy cannot read it as it is
+    expected = weight.detach().numpy()[[4, 0, 4]]
+    assert np.array_equal(oh.lookup_by_product([4, 0, 4], weight), expected)
+    assert isinstance(oh.bridge_figure([4, 0, 4], weight), Figure)
