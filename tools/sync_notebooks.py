@@ -39,6 +39,7 @@ if importlib.util.find_spec("embedding_course") is None:
                            f"embedding-course[data] @ git+{{REPOSITORY}}@{branch}#subdirectory=code"])
     subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                            "{nodeps}"])
+    importlib.invalidate_caches()  # so this running kernel sees the packages just installed
 ```'''
 
 
