@@ -185,9 +185,8 @@ def sinusoidal_encoding(
     Returns:
         Tensor of shape (max_len, d_model) with values in [-1, 1].
     """
-    _check_encoding_args(max_len, d_model, base)
-    _check_layout(layout)
-    return encode_positions(torch.arange(max_len), d_model, base, layout, device, dtype)
+    _check_whole(max_len, "max_len", "a positive whole number of positions")
+    return encode_positions(torch.arange(max_len), d_model, base, layout, device, dtype)  # checks the rest
 
 
 def sinusoidal_encoding_loop(
