@@ -5,9 +5,9 @@
                                                   --dropout--> (B, T, C)
 
 :class:`InputEmbedding` is that layer as an ``nn.Module``; :func:`trace_pipeline`
-records the tensor after every step (for the lesson's step slider); the rest measures
-two claims of the lesson: that attention without positions cannot see word order, and
-what the ``sqrt(d_model)`` scale really does to the variance.
+records the tensor after every step (for the lesson's step slider); :func:`measure_scale`
+shows what the ``sqrt(d_model)`` scale really does to the variance. Why positions are needed
+at all (attention without them cannot see word order) is in :mod:`embedding_course.attention_order`.
 """
 
 from __future__ import annotations
@@ -303,110 +303,6 @@ def token_similarity_figure(tokens: Sequence[str], before: torch.Tensor, after: 
     return heatmap_panels(matrices, ["token vectors only", "token + position vectors"],
                           limits=(-1, 1), annotate=True, ticklabels=[list(tokens)] * 2,
                           colorbar_label="cosine similarity", shared_colorbar=True, size=(9.0, 4.0))
-
-
-# ---------------------------------------------------------------- why order matters
-
-def random_projections(d_model: int, d_head: int | None = None, seed: int = SEED
-                       ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Fixed random query and key projections W_q, W_k of shape (C, d_head), std ``C ** -0.5``."""
-    _check_whole(d_model, "d_model")
-    d_head = d_model if d_head is None else d_head
-    _check_whole(d_head, "d_head")
-    generator = torch.Generator().manual_seed(seed)
-    w_q = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)
-    w_k = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)
-    return w_q, w_k
-
-
-def attention_scores(x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor) -> torch.Tensor:
-    """Scaled dot-product scores ``(x W_q)(x W_k)^T / sqrt(d_head)``: (..., T, C) -> (..., T, T)."""
-    if x.ndim < 2:
-        raise ValueError(f"x must have shape (..., T, C), got {tuple(x.shape)}")
-    if w_q.shape != w_k.shape or w_q.ndim != 2 or w_q.shape[0] != x.shape[-1]:
-        raise ValueError(f"w_q and w_k must both have shape (C, d_head) with C = {x.shape[-1]}, "
-                         f"got {tuple(w_q.shape)} and {tuple(w_k.shape)}")
-    queries = x @ w_q.to(x.device, x.dtype)  # (..., T, d_head)
-    keys = x @ w_k.to(x.device, x.dtype)  # (..., T, d_head)
-    return queries @ keys.transpose(-2, -1) / math.sqrt(w_q.shape[1])  # (..., T, T)
-
-
-def permutation_between(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> list[int]:
-    """``perm`` with ``tokens_b[i] == tokens_a[perm[i]]`` (a repeated token takes its next unused slot)."""
-    if sorted(tokens_a) != sorted(tokens_b):
-        raise ValueError(f"the two token lists are not reorderings of each other: {list(tokens_a)} "
-                         f"vs {list(tokens_b)}")
-    unused: dict[str, list[int]] = {}
-    for slot, token in enumerate(tokens_a):
-        unused.setdefault(token, []).append(slot)
-    return [unused[token].pop(0) for token in tokens_b]
-
-
-def permuted_gap(scores_a: torch.Tensor, scores_b: torch.Tensor, perm: Sequence[int]) -> float:
-    """Largest ``|scores_b - P scores_a P^T|``: 0 when B's scores are A's, reordered."""
-    if scores_a.shape != scores_b.shape or scores_a.ndim != 2 or scores_a.shape[0] != len(perm):
-        raise ValueError(f"need two (T, T) score matrices and a permutation of length T; got "
-                         f"{tuple(scores_a.shape)}, {tuple(scores_b.shape)} and {len(perm)}")
-    index = torch.as_tensor(list(perm), device=scores_a.device)
-    return float((scores_b - scores_a[index][:, index]).abs().max())
-
-
-@dataclass(frozen=True)
-class OrderExperiment:
-    """Scores of two reordered sentences, with and without positions."""
-
-    tokens: tuple[list[str], list[str]]
-    perm: list[int]
-    scores_without: tuple[torch.Tensor, torch.Tensor]
-    scores_with: tuple[torch.Tensor, torch.Tensor]
-
-    @property
-    def gap_without(self) -> float:
-        return permuted_gap(*self.scores_without, self.perm)
-
-    @property
-    def gap_with(self) -> float:
-        return permuted_gap(*self.scores_with, self.perm)
-
-
-def order_experiment(text_a: str, text_b: str, vocab: WordVocabulary, model: InputEmbedding,
-                     seed: int = SEED) -> OrderExperiment:
-    """Attention scores of two reorderings of the same words, before and after adding positions.
-
-    The model runs in eval mode (no dropout). "Without positions" uses the scaled token
-    vectors; "with positions" adds the model's position vectors.
-    """
-    if model.positions is None:
-        raise ValueError("the model has no positions (positions='none'); "
-                         "build it with positions='sinusoidal' or 'learned'")
-    was_training = model.training
-    model.eval()
-    try:
-        w_q, w_k = random_projections(model.d_model, seed=seed)
-        batches = [encode_batch(text, vocab, device=model.tokens.weight.device) for text in (text_a, text_b)]
-        perm = permutation_between(batches[0].tokens[0], batches[1].tokens[0])
-        without, with_positions = [], []
-        with torch.no_grad():
-            for batch in batches:
-                stages = model.stages(batch.ids)
-                without.append(attention_scores(stages["scaled token vectors"][0], w_q, w_k).cpu())
-                with_positions.append(attention_scores(stages["output"][0], w_q, w_k).cpu())
-    finally:
-        model.train(was_training)
-    return OrderExperiment((batches[0].tokens[0], batches[1].tokens[0]), perm,
-                           tuple(without), tuple(with_positions))
-
-
-def order_figure(experiment: OrderExperiment) -> Figure:
-    """A 2 x 2 grid of score heatmaps: the two sentences (columns), without / with positions (rows)."""
-    a, b = (" ".join(tokens) for tokens in experiment.tokens)
-    matrices = [*experiment.scores_without, *experiment.scores_with]
-    limit = max(float(m.abs().max()) for m in matrices)
-    titles = [f"no positions: “{a}”", f"no positions: “{b}”",
-              f"with positions: “{a}”", f"with positions: “{b}”"]
-    return heatmap_panels(matrices, titles, xlabel="key", ylabel="query", limits=(-limit, limit),
-                          rows=2, size=(8.6, 7.4), colorbar_label="score", annotate=True,
-                          ticklabels=[*experiment.tokens, *experiment.tokens])
 
 
 # ---------------------------------------------------------------- the sqrt(d_model) scale

@@ -217,50 +217,6 @@ def test_trace_without_scale_or_positions_skips_those_steps(vocab):
     assert len(stages) == 4
 
 
-# ---------------------------------------------------------------- why order matters
-
-
-def test_without_positions_scores_are_only_permuted(vocab):
-    model = make_model(vocab)
-    experiment = pipeline.order_experiment("dog bites man", "man bites dog", vocab, model)
-    assert experiment.perm == [2, 1, 0]
-    assert experiment.gap_without < 1e-5
-    assert experiment.gap_with > 0.1
-    assert model.training  # the experiment restores the mode
-
-
-@FAST
-@given(seed=st.integers(0, 10_000), order=st.permutations(range(5)))
-def test_permutation_equivariance_for_any_reordering(seed, order):
-    words = ["the", "dog", "bites", "a", "man"]
-    vocab = WordVocabulary(words)
-    model = make_model(vocab)
-    text_a, text_b = " ".join(words), " ".join(words[i] for i in order)
-    experiment = pipeline.order_experiment(text_a, text_b, vocab, model, seed=seed)
-    assert experiment.perm == list(order)
-    assert experiment.gap_without < 1e-5
-
-
-def test_permutation_helpers_check_their_inputs():
-    assert pipeline.permutation_between(["a", "b", "a"], ["a", "a", "b"]) == [0, 2, 1]
-    with pytest.raises(ValueError, match="not reorderings"):
-        pipeline.permutation_between(["a", "b"], ["a", "c"])
-    with pytest.raises(ValueError, match="permutation of length"):
-        pipeline.permuted_gap(torch.zeros(2, 2), torch.zeros(2, 2), [0, 1, 2])
-    w_q, w_k = pipeline.random_projections(8, 4)
-    with pytest.raises(ValueError, match="C = 6"):
-        pipeline.attention_scores(torch.zeros(3, 6), w_q, w_k)
-    with pytest.raises(ValueError, match="no positions"):
-        pipeline.order_experiment("a b", "b a", WordVocabulary(["a", "b"]),
-                                  pipeline.InputEmbedding(4, 8, 4, positions=None))
-
-
-def test_order_figure_has_four_panels(vocab):
-    experiment = pipeline.order_experiment("dog bites man", "man bites dog", vocab, make_model(vocab))
-    figure = pipeline.order_figure(experiment)
-    assert len([axes for axes in figure.axes if axes.get_title()]) == 4
-
-
 # ---------------------------------------------------------------- the sqrt(d_model) scale
 
 

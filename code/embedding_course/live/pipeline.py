@@ -6,7 +6,8 @@ import ipywidgets as widgets
 import torch
 from IPython.display import Markdown, display
 
-from embedding_course import SEED, pipeline, plotting
+from embedding_course import SEED, attention_order, pipeline, plotting
+from embedding_course.figures import pipeline as pipeline_figures
 from embedding_course.tokens import WordVocabulary
 
 CORPUS = ("the dog bites the man", "the man bites the dog", "a cat sat on the mat",
@@ -54,12 +55,12 @@ def order_explorer(corpus=CORPUS) -> widgets.Widget:
         torch.manual_seed(SEED)
         model = pipeline.InputEmbedding(len(vocab), 16, 32, init_std=16 ** -0.5).eval()
         try:
-            experiment = pipeline.order_experiment(first, second, vocab, model)
+            experiment = attention_order.order_experiment(first, second, vocab, model)
         except ValueError as error:
             print(error)
             return
         print(f"without positions, B's scores are A's reordered: largest gap {experiment.gap_without:.2e}")
         print(f"with positions, the largest gap is {experiment.gap_with:.3f}")
-        display(pipeline.order_figure(experiment))
+        display(pipeline_figures.order_figure(experiment))
 
     return widgets.interactive(show, first=first, second=second)

@@ -1,0 +1,111 @@
+"""Why order matters: attention scores with and without position vectors.
+
+Attention compares tokens through scores ``(x W_q)(x W_k)^T / sqrt(d_head)``. Without
+positions, reordering the tokens only reorders the rows and columns of that matrix
+(``S' = P S P^T``); with positions added, it does not. :func:`order_experiment` measures
+both, for two reorderings of the same words.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from embedding_course import SEED
+from embedding_course.batching import encode_batch
+from embedding_course.pipeline import InputEmbedding
+from embedding_course.positional import _check_whole
+from embedding_course.tokens import WordVocabulary
+
+
+def random_projections(d_model: int, d_head: int | None = None, seed: int = SEED
+                       ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Fixed random query and key projections W_q, W_k of shape (C, d_head), std ``C ** -0.5``."""
+    _check_whole(d_model, "d_model")
+    d_head = d_model if d_head is None else d_head
+    _check_whole(d_head, "d_head")
+    generator = torch.Generator().manual_seed(seed)
+    w_q = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)
+    w_k = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)
+    return w_q, w_k
+
+
+def attention_scores(x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor) -> torch.Tensor:
+    """Scaled dot-product scores ``(x W_q)(x W_k)^T / sqrt(d_head)``: (..., T, C) -> (..., T, T)."""
+    if x.ndim < 2:
+        raise ValueError(f"x must have shape (..., T, C), got {tuple(x.shape)}")
+    if w_q.shape != w_k.shape or w_q.ndim != 2 or w_q.shape[0] != x.shape[-1]:
+        raise ValueError(f"w_q and w_k must both have shape (C, d_head) with C = {x.shape[-1]}, "
+                         f"got {tuple(w_q.shape)} and {tuple(w_k.shape)}")
+    queries = x @ w_q.to(x.device, x.dtype)  # (..., T, d_head)
+    keys = x @ w_k.to(x.device, x.dtype)  # (..., T, d_head)
+    return queries @ keys.transpose(-2, -1) / math.sqrt(w_q.shape[1])  # (..., T, T)
+
+
+def permutation_between(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> list[int]:
+    """``perm`` with ``tokens_b[i] == tokens_a[perm[i]]`` (a repeated token takes its next unused slot)."""
+    if sorted(tokens_a) != sorted(tokens_b):
+        raise ValueError(f"the two token lists are not reorderings of each other: {list(tokens_a)} "
+                         f"vs {list(tokens_b)}")
+    unused: dict[str, list[int]] = {}
+    for slot, token in enumerate(tokens_a):
+        unused.setdefault(token, []).append(slot)
+    return [unused[token].pop(0) for token in tokens_b]
+
+
+def permuted_gap(scores_a: torch.Tensor, scores_b: torch.Tensor, perm: Sequence[int]) -> float:
+    """Largest ``|scores_b - P scores_a P^T|``: 0 when B's scores are A's, reordered."""
+    if scores_a.shape != scores_b.shape or scores_a.ndim != 2 or scores_a.shape[0] != len(perm):
+        raise ValueError(f"need two (T, T) score matrices and a permutation of length T; got "
+                         f"{tuple(scores_a.shape)}, {tuple(scores_b.shape)} and {len(perm)}")
+    index = torch.as_tensor(list(perm), device=scores_a.device)
+    return float((scores_b - scores_a[index][:, index]).abs().max())
+
+
+@dataclass(frozen=True)
+class OrderExperiment:
+    """Scores of two reordered sentences, with and without positions."""
+
+    tokens: tuple[list[str], list[str]]
+    perm: list[int]
+    scores_without: tuple[torch.Tensor, torch.Tensor]
+    scores_with: tuple[torch.Tensor, torch.Tensor]
+
+    @property
+    def gap_without(self) -> float:
+        return permuted_gap(*self.scores_without, self.perm)
+
+    @property
+    def gap_with(self) -> float:
+        return permuted_gap(*self.scores_with, self.perm)
+
+
+def order_experiment(text_a: str, text_b: str, vocab: WordVocabulary, model: InputEmbedding,
+                     seed: int = SEED) -> OrderExperiment:
+    """Attention scores of two reorderings of the same words, before and after adding positions.
+
+    The model runs in eval mode (no dropout). "Without positions" uses the scaled token
+    vectors; "with positions" adds the model's position vectors.
+    """
+    if model.positions is None:
+        raise ValueError("the model has no positions (positions='none'); "
+                         "build it with positions='sinusoidal' or 'learned'")
+    was_training = model.training
+    model.eval()
+    try:
+        w_q, w_k = random_projections(model.d_model, seed=seed)
+        batches = [encode_batch(text, vocab, device=model.tokens.weight.device) for text in (text_a, text_b)]
+        perm = permutation_between(batches[0].tokens[0], batches[1].tokens[0])
+        without, with_positions = [], []
+        with torch.no_grad():
+            for batch in batches:
+                stages = model.stages(batch.ids)
+                without.append(attention_scores(stages["scaled token vectors"][0], w_q, w_k).cpu())
+                with_positions.append(attention_scores(stages["output"][0], w_q, w_k).cpu())
+    finally:
+        model.train(was_training)
+    return OrderExperiment((batches[0].tokens[0], batches[1].tokens[0]), perm,
+                           tuple(without), tuple(with_positions))

@@ -1,0 +1,59 @@
+"""Tests of the attention-order experiment: without positions, reordering only permutes the scores."""
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedding_course import SEED, attention_order, pipeline
+from embedding_course.tokens import WordVocabulary
+
+FAST = settings(max_examples=25, deadline=None)
+CORPUS = ["the dog bites the man", "the cat sat on the mat", "a man saw a dog"]
+
+
+@pytest.fixture
+def vocab() -> WordVocabulary:
+    return WordVocabulary.from_texts(CORPUS)
+
+
+def make_model(vocab, **options) -> pipeline.InputEmbedding:
+    torch.manual_seed(SEED)
+    settings_ = dict(d_model=16, max_len=12, padding_idx=vocab.pad_id, init_std=16 ** -0.5)
+    settings_.update(options)
+    return pipeline.InputEmbedding(len(vocab), **settings_).to("cpu")
+
+
+def test_without_positions_scores_are_only_permuted(vocab):
+    model = make_model(vocab)
+    experiment = attention_order.order_experiment("dog bites man", "man bites dog", vocab, model)
+    assert experiment.perm == [2, 1, 0]
+    assert experiment.gap_without < 1e-5
+    assert experiment.gap_with > 0.1
+    assert model.training  # the experiment restores the mode
+
+
+@FAST
+@given(seed=st.integers(0, 10_000), order=st.permutations(range(5)))
+def test_permutation_equivariance_for_any_reordering(seed, order):
+    words = ["the", "dog", "bites", "a", "man"]
+    vocab = WordVocabulary(words)
+    model = make_model(vocab)
+    text_a, text_b = " ".join(words), " ".join(words[i] for i in order)
+    experiment = attention_order.order_experiment(text_a, text_b, vocab, model, seed=seed)
+    assert experiment.perm == list(order)
+    assert experiment.gap_without < 1e-5
+
+
+def test_permutation_helpers_check_their_inputs():
+    assert attention_order.permutation_between(["a", "b", "a"], ["a", "a", "b"]) == [0, 2, 1]
+    with pytest.raises(ValueError, match="not reorderings"):
+        attention_order.permutation_between(["a", "b"], ["a", "c"])
+    with pytest.raises(ValueError, match="permutation of length"):
+        attention_order.permuted_gap(torch.zeros(2, 2), torch.zeros(2, 2), [0, 1, 2])
+    w_q, w_k = attention_order.random_projections(8, 4)
+    with pytest.raises(ValueError, match="C = 6"):
+        attention_order.attention_scores(torch.zeros(3, 6), w_q, w_k)
+    with pytest.raises(ValueError, match="no positions"):
+        attention_order.order_experiment("a b", "b a", WordVocabulary(["a", "b"]),
+                                         pipeline.InputEmbedding(4, 8, 4, positions=None))
