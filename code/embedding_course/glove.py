@@ -199,16 +199,16 @@ class WordVectors:
     def neighbours_of_many(self, words: Sequence[str], k: int = 10,
                            chunk: int = 32) -> dict[str, list[Neighbour]]:
         """:meth:`neighbours` for many words at once (one matrix product per chunk of words)."""
-        k = checks.whole(k, "k")
+        k, chunk = checks.whole(k, "k"), checks.whole(chunk, "chunk")
         query_rows = self.rows(words)
         results: dict[str, list[Neighbour]] = {}
         norms = np.maximum(self.norms, np.finfo(np.float32).tiny)
         table = np.asarray(self.table)  # (V, d), a view of the memory map
         for start in range(0, len(query_rows), chunk):
-            rows = query_rows[start:start + chunk]
-            scores = (table[rows] @ table.T) / (norms[rows][:, None] * norms[None, :])  # (C, V)
+            rows = query_rows[start:start + chunk]  # the words of this chunk: n <= chunk of them
+            scores = (table[rows] @ table.T) / (norms[rows][:, None] * norms[None, :])  # (n, V)
             scores[np.arange(len(rows)), rows] = -np.inf  # a word is not its own neighbour
-            candidates = np.argpartition(-scores, k - 1, axis=1)[:, :k]  # (C, k), unordered
+            candidates = np.argpartition(-scores, k - 1, axis=1)[:, :k]  # (n, k), unordered
             for row, row_scores, best in zip(rows, scores, candidates, strict=True):
                 best = best[np.lexsort((best, -row_scores[best]))]  # by score, ties by row
                 results[self.words[row]] = [Neighbour(self.words[r], float(row_scores[r])) for r in best]
