@@ -178,7 +178,7 @@ def train_toy_embeddings(dim: int = 16, steps: int = 300, snapshot_every: int = 
 
 # ---------------------------------------------------------------- measuring the groups
 
-def _cosine(vectors) -> np.ndarray:
+def similarity_matrix(vectors) -> np.ndarray:
     """Cosine similarity of every pair of rows, in float64 (the snapshots are float32)."""
     return cosine_similarity_matrix(checks.array(vectors, "vectors", ndim=2))  # (W, W)
 
@@ -193,7 +193,7 @@ def group_similarity(vectors, groups: Sequence[str]) -> tuple[float, float]:
     Returns:
         ``(within, across)``.
     """
-    similarity = _cosine(vectors)  # (W, W)
+    similarity = similarity_matrix(vectors)  # (W, W)
     if len(groups) != similarity.shape[0]:
         raise ValueError(f"{len(groups)} group labels for {similarity.shape[0]} vectors; give one per row")
     labels = np.asarray(groups)

@@ -92,7 +92,7 @@ def similarity_figure(tokens: Sequence[str], vectors) -> Figure:
 
 
 def bridge_figure(ids, table, tokens: Sequence[str] | None = None) -> Figure:
-    """Picture of ``one_hot.one_hot(ids) @ table == table[ids]``: three heatmaps, the rows read are outlined.
+    """Picture of ``one_hot(ids) @ table == table[ids]``: three heatmaps, the rows read are outlined.
 
     Args:
         ids: token IDs of one sequence, shape (T,).
@@ -116,7 +116,7 @@ def bridge_figure(ids, table, tokens: Sequence[str] | None = None) -> Figure:
     positions = range(len(checked))
     row_labels = [f"{t}: {w}" for t, w in enumerate(tokens)] if tokens is not None else list(positions)
     left.imshow(vectors, cmap="Greys", vmin=0, vmax=1, aspect="auto")
-    left.set_title(f"one_hot.one_hot(ids)  ({len(checked)} x {vocab_size})", fontsize=10)
+    left.set_title(f"one_hot(ids)  ({len(checked)} x {vocab_size})", fontsize=10)
     left.set_yticks(range(len(checked)), labels=row_labels)
     left.set_xlabel("vocabulary index")
     middle.imshow(table, cmap=plotting.DIVERGING, vmin=-limit, vmax=limit, aspect="auto")

@@ -14,7 +14,7 @@ def similarity_heatmap(run: ToyTrainingRun, index: int = -1) -> Figure:
     """Static cosine-similarity heatmap of the group words at snapshot ``index``."""
     if not -len(run.snapshots) <= index < len(run.snapshots):
         raise IndexError(f"snapshot index {index} is outside 0..{len(run.snapshots) - 1}")
-    return plotting.heatmap(training._cosine(run.snapshots[index]), diverging=True, limits=(-1, 1),
+    return plotting.heatmap(training.similarity_matrix(run.snapshots[index]), diverging=True, limits=(-1, 1),
                             xticklabels=run.words, yticklabels=run.words, colorbar_label="cosine",
                             title=f"Cosine similarity after {run.steps[index]} steps", size=(6.4, 5.2))
 
@@ -24,7 +24,7 @@ def before_after_figure(run: ToyTrainingRun) -> Figure:
     figure = Figure(figsize=(8.8, 4.4), dpi=110, layout="constrained")
     panels = figure.subplots(1, 2)
     for axes, index in zip(panels, (0, -1), strict=True):
-        similarity = training._cosine(run.snapshots[index])  # (W, W)
+        similarity = training.similarity_matrix(run.snapshots[index])  # (W, W)
         image = axes.imshow(similarity, cmap=plotting.DIVERGING, vmin=-1, vmax=1, interpolation="nearest")
         within, across = training.group_similarity(run.snapshots[index], run.groups)
         axes.set_title(f"step {run.steps[index]}: within groups {within:.2f}, across {across:.2f}",
@@ -43,7 +43,7 @@ def similarity_slider_figure(run: ToyTrainingRun) -> go.Figure:
     states, titles = [], []
     for step, vectors in zip(run.steps, run.snapshots, strict=True):
         within, across = training.group_similarity(vectors, run.groups)
-        similarity = training._cosine(vectors)  # (W, W)
+        similarity = training.similarity_matrix(vectors)  # (W, W)
         states.append([plotting.heatmap_trace(similarity, diverging=True, limits=(-1, 1),
                                               x=run.words, y=run.words, colorbar_title="cosine",
                                               hovertemplate="%{y} · %{x}: %{z:.2f}<extra></extra>")])
