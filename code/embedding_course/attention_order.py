@@ -14,19 +14,18 @@ from dataclasses import dataclass
 
 import torch
 
-from embedding_course import SEED
+from embedding_course import SEED, checks
 from embedding_course.batching import encode_batch
 from embedding_course.pipeline import InputEmbedding
-from embedding_course.positional import _check_whole
 from embedding_course.tokens import WordVocabulary
 
 
 def random_projections(d_model: int, d_head: int | None = None, seed: int = SEED
                        ) -> tuple[torch.Tensor, torch.Tensor]:
     """Fixed random query and key projections W_q, W_k of shape (C, d_head), std ``C ** -0.5``."""
-    _check_whole(d_model, "d_model")
+    checks.whole(d_model, "d_model")
     d_head = d_model if d_head is None else d_head
-    _check_whole(d_head, "d_head")
+    checks.whole(d_head, "d_head")
     generator = torch.Generator().manual_seed(seed)
     w_q = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)
     w_k = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)

@@ -12,36 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 import torch
-from matplotlib.figure import Figure
-from plotly.subplots import make_subplots
 from torch import nn
 
-from embedding_course import SEED, plotting
+from embedding_course import SEED, checks
 from embedding_course.device import pick_device, to_numpy
-from embedding_course.one_hot import BYTES_PER_NUMBER, check_token_ids, check_vocab_size
+from embedding_course.one_hot import BYTES_PER_NUMBER, check_token_ids
 from embedding_course.tables import html_table
-from embedding_course.tokens import WordVocabulary
-
-
-def check_dim(dim) -> int:
-    """Return the embedding width as an int, or raise if it is not a whole number >= 1."""
-    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) or dim < 1:
-        raise ValueError(f"dim (the width C of each vector) must be a whole number >= 1, got {dim!r}")
-    return int(dim)
-
-
-def check_padding_idx(padding_idx, vocab_size: int) -> int | None:
-    """Return ``padding_idx`` (or ``None``), raising if it is not a valid row."""
-    if padding_idx is None:
-        return None
-    if isinstance(padding_idx, bool) or not isinstance(padding_idx, (int, np.integer)):
-        raise ValueError(f"padding_idx must be a whole number or None, got {padding_idx!r}")
-    if not 0 <= padding_idx < vocab_size:
-        raise IndexError(f"padding_idx {padding_idx} is outside the vocabulary (0..{vocab_size - 1})")
-    return int(padding_idx)
-
 
 # ---------------------------------------------------------------- from scratch
 
@@ -56,9 +33,9 @@ class NumpyEmbedding:
     """
 
     def __init__(self, vocab_size: int, dim: int, seed: int = SEED, padding_idx: int | None = None):
-        self.vocab_size = check_vocab_size(vocab_size)
-        self.dim = check_dim(dim)
-        self.padding_idx = check_padding_idx(padding_idx, self.vocab_size)
+        self.vocab_size = checks.whole(vocab_size, "vocab_size")
+        self.dim = checks.whole(dim, "dim", hint="the width C")
+        self.padding_idx = checks.optional_index(padding_idx, "padding_idx", self.vocab_size)
         rng = np.random.default_rng(seed)
         self.weight = rng.standard_normal((self.vocab_size, self.dim)).astype(np.float32)  # (V, C)
         if self.padding_idx is not None:
@@ -102,8 +79,8 @@ def make_embedding(vocab_size: int, dim: int, padding_idx: int | None = None, se
 
     The global torch random state is left alone, so the result depends only on ``seed``.
     """
-    vocab_size, dim = check_vocab_size(vocab_size), check_dim(dim)
-    padding_idx = check_padding_idx(padding_idx, vocab_size)
+    vocab_size, dim = checks.whole(vocab_size, "vocab_size"), checks.whole(dim, "dim", hint="the width C")
+    padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size)
     generator = torch.Generator().manual_seed(seed)
     weight = torch.randn(vocab_size, dim, generator=generator)  # (V, C)
     embedding = nn.Embedding(vocab_size, dim, padding_idx=padding_idx, _weight=weight)
@@ -125,7 +102,7 @@ def embedding_from_table(table, padding_idx: int | None = None, device=None) -> 
     if weight.ndim != 2 or weight.numel() == 0:
         raise ValueError(f"table must be a non-empty 2-D array (vocab_size, dim), "
                          f"got shape {tuple(weight.shape)}")
-    padding_idx = check_padding_idx(padding_idx, weight.shape[0])
+    padding_idx = checks.optional_index(padding_idx, "padding_idx", weight.shape[0])
     embedding = nn.Embedding.from_pretrained(weight, freeze=False, padding_idx=padding_idx)
     return embedding.to(pick_device() if device is None else device)
 
@@ -172,7 +149,7 @@ def table_gradient(embedding: nn.Embedding, ids, grad_output=None) -> np.ndarray
     weight.grad = None
     output = lookup(embedding, checked)  # (..., C)
     (output * grad_output).sum().backward()
-    grad = weight.grad.detach().cpu().numpy().copy()
+    grad = to_numpy(weight.grad).copy()
     weight.grad = saved
     return grad
 
@@ -183,16 +160,6 @@ def row_gradient_norms(grad) -> np.ndarray:
     if grad.ndim != 2 or grad.size == 0:
         raise ValueError(f"grad must be a non-empty 2-D array (V, C), got shape {grad.shape}")
     return np.linalg.norm(grad, axis=1)
-
-
-def gradient_norm_figure(norms, labels: Sequence[str], ids, title: str = "") -> Figure:
-    """Bar chart of per-row gradient norms; the rows that were looked up are highlighted."""
-    norms = np.asarray(norms, dtype=float)
-    checked = check_token_ids(ids, len(norms))
-    used = sorted(set(checked.reshape(-1).tolist()))
-    return plotting.bar_plot(labels, norms, highlight=used, xlabel="table row (token)",
-                             ylabel="gradient norm of the row",
-                             title=title or "Only the rows that were looked up get a gradient")
 
 
 # ---------------------------------------------------------------- weight tying
@@ -315,184 +282,5 @@ def parameter_table_html(configs: Sequence[ModelConfig] = MODEL_CONFIGS,
     return html_table(header, rows)
 
 
-# ---------------------------------------------------------------- lookup explorer
-
-EXPLORER_SENTENCES = (
-    "the cat saw the dog",
-    "the dog saw the cat",
-    "a dog saw a bird",
-    "my bird saw my bird",
-    "the cat chased a dog",
-    "a cat chased the bird",
-)
-"""Example sentences for the lookup explorer, all five tokens long."""
 
 
-def explorer_setup(sentences: Sequence[str] = EXPLORER_SENTENCES, dim: int = 6,
-                   seed: int = SEED) -> tuple[WordVocabulary, np.ndarray, list[list[int]]]:
-    """A vocabulary built from ``sentences``, a small random table (V, C) and each sentence's IDs."""
-    if len(sentences) == 0:
-        raise ValueError("sentences is empty; give at least one example sentence")
-    vocabulary = WordVocabulary.from_texts(list(sentences))
-    table = NumpyEmbedding(len(vocabulary), dim, seed=seed, padding_idx=vocabulary.pad_id).weight
-    encoded = [vocabulary.encode(sentence) for sentence in sentences]
-    if len({len(ids) for ids in encoded}) != 1:
-        raise ValueError("all example sentences must have the same number of tokens")
-    return vocabulary, table, encoded
-
-
-def _repeat_note(tokens: Sequence[str]) -> str:
-    repeats = [(token, [i for i, t in enumerate(tokens) if t == token])
-               for token in dict.fromkeys(tokens) if tokens.count(token) > 1]
-    if not repeats:
-        return "every position reads a different row"
-    parts = [f"'{token}' at positions {', '.join(map(str, where))}" for token, where in repeats]
-    return "same row, same vector: " + "; ".join(parts)
-
-
-def lookup_explorer_figure(sentences: Sequence[str] = EXPLORER_SENTENCES, dim: int = 6,
-                           seed: int = SEED) -> go.Figure:
-    """Slider over example sentences: which table rows light up, and the vectors they give.
-
-    Left: the whole table (V x C), faded, with the rows read by the sentence at full colour
-    and the positions that read them. Right: the output (T x C), one row per position.
-    Every state is computed here, so the slider works with JavaScript alone.
-    """
-    vocabulary, table, encoded = explorer_setup(sentences, dim, seed)
-    vocab_size, seq_len = table.shape[0], len(encoded[0])
-    limit = float(np.abs(table).max())
-    colour = dict(diverging=True, limits=(-limit, limit))
-    rows = np.arange(vocab_size)
-    base = make_subplots(rows=1, cols=2, column_widths=[0.56, 0.44], horizontal_spacing=0.16,
-                         subplot_titles=(f"embedding table ({vocab_size} x {dim})",
-                                         f"looked-up vectors ({seq_len} x {dim})"))
-    states, titles = [], []
-    for sentence, ids in zip(sentences, encoded, strict=True):
-        tokens = vocabulary.decode(ids)
-        used = np.zeros(vocab_size, dtype=bool)
-        used[ids] = True
-        highlighted = np.where(used[:, None], table, np.nan)  # (V, C), unused rows hidden
-        readers = {row: [str(t) for t, i in enumerate(ids) if i == row] for row in set(ids)}
-        states.append([
-            (plotting.heatmap_trace(table, showscale=False, **colour), 1, 1),
-            (plotting.heatmap_trace(highlighted, colorbar_title="value", **colour,
-                                    hovertemplate="row %{y}, dim %{x}: %{z:.3f}<extra></extra>"), 1, 1),
-            (go.Scatter(x=np.full(len(readers), dim - 0.3), y=list(readers),
-                        text=[f"← pos {', '.join(readers[row])}" for row in readers],
-                        mode="text", textposition="middle right", showlegend=False, hoverinfo="skip",
-                        cliponaxis=False), 1, 1),
-            (plotting.heatmap_trace(table[ids], showscale=False, **colour,
-                                    hovertemplate="position %{y}, dim %{x}: %{z:.3f}<extra></extra>"), 1, 2),
-            (go.Scatter(x=np.full(seq_len, dim - 0.3), y=np.arange(seq_len),
-                        text=[f"{token} (row {i})" for token, i in zip(tokens, ids, strict=True)],
-                        mode="text", textposition="middle right", showlegend=False, hoverinfo="skip",
-                        cliponaxis=False), 1, 2),
-        ])
-        titles.append(f"“{sentence}”: {_repeat_note(tokens)}")
-    labels = [str(i + 1) for i in range(len(sentences))]  # the title shows the sentence itself
-    figure = plotting.slider_figure(states, labels, base=base, slider_title="example sentence",
-                                    titles=titles, height=520)
-    figure.update_layout(margin=dict(t=95))
-    # Faded full table underneath the highlighted rows.
-    for trace in figure.data[0::5]:
-        trace.opacity = 0.22
-    figure.update_xaxes(title_text="dimension", tickvals=list(range(dim)))
-    # Room right of each heatmap for its text labels, inside the panel (clear of the colour bar).
-    figure.update_xaxes(range=[-0.5, dim + 2.4], row=1, col=1)
-    figure.update_xaxes(range=[-0.5, dim + 3.8], row=1, col=2)
-    figure.update_yaxes(autorange="reversed")
-    figure.update_yaxes(tickvals=rows.tolist(), ticktext=[f"{i} {vocabulary.id_to_token[i]}" for i in rows],
-                        title_text="row (token id)", row=1, col=1)
-    figure.update_yaxes(tickvals=list(range(seq_len)), ticktext=[f"pos {t}" for t in range(seq_len)],
-                        title_text="position", row=1, col=2)
-    return figure
-
-
-def token_picker_figure(sentence: str = "the cat saw the dog", sentences: Sequence[str] = EXPLORER_SENTENCES,
-                        dim: int = 6, seed: int = SEED) -> go.Figure:
-    """Pick the token at each position (one menu per position) and watch the lookup.
-
-    Left: the table, faded, with the rows that are read lit up. Middle: the looked-up vectors
-    (T x C): two positions holding the same token give the same row. Right: the same vectors
-    plus the sinusoidal position vectors, which make every row different: adding positions
-    breaks the ties. Each menu restyles only its own position's traces, so the menus are
-    independent and work with JavaScript alone.
-    """
-    from embedding_course.positional import sinusoidal_encoding
-
-    vocabulary, table, _ = explorer_setup(sentences, dim, seed)
-    ids = vocabulary.encode(sentence)
-    if vocabulary.unk_id in ids:
-        raise ValueError(f"sentence {sentence!r} has words outside the explorer's vocabulary "
-                         f"({', '.join(vocabulary.id_to_token[2:])})")
-    seq_len, vocab_size = len(ids), table.shape[0]
-    positions = sinusoidal_encoding(seq_len, dim, device="cpu").numpy()  # (T, C)
-    limit = float(np.abs(table[:, None, :] + positions[None, :, :]).max())  # covers both panels
-    colour = dict(diverging=True, limits=(-limit, limit), showscale=False)
-    figure = make_subplots(rows=1, cols=3, horizontal_spacing=0.1, column_widths=[0.38, 0.31, 0.31],
-                           subplot_titles=(f"table ({vocab_size} x {dim}): rows read", "token vectors",
-                                           "token + position vectors"))
-    figure.add_trace(plotting.heatmap_trace(table, **colour), row=1, col=1)
-    figure.data[0].opacity = 0.12
-    menus = []
-    for position, token_id in enumerate(ids):
-        first = len(figure.data)
-        hover = f"position {position}, dim %{{x}}: %{{z:.3f}}<extra></extra>"
-        row_trace = dict(hovertemplate=hover, **colour)
-        figure.add_trace(plotting.heatmap_trace(table[[token_id]], y=[token_id], **row_trace), row=1, col=1)
-        figure.add_trace(plotting.heatmap_trace(table[[token_id]], y=[position], **row_trace), row=1, col=2)
-        figure.add_trace(plotting.heatmap_trace(table[[token_id]] + positions[[position]], y=[position],
-                                                **row_trace), row=1, col=3)
-        buttons = []
-        for choice in range(2, vocab_size):  # every word (not <pad>, <unk>)
-            # Plain lists: menu arguments are applied as given, not decoded like trace data.
-            vector = table[choice].round(4).tolist()
-            shifted = (table[choice] + positions[position]).round(4).tolist()
-            buttons.append(dict(
-                method="restyle", label=vocabulary.id_to_token[choice],
-                args=[{"z": [[vector], [vector], [shifted]],
-                       "y": [[choice], [position], [position]]}, [first, first + 1, first + 2]],
-            ))
-        menus.append(dict(buttons=buttons, active=token_id - 2, direction="down", showactive=True,
-                          x=position / seq_len, xanchor="left", y=1.2, yanchor="bottom",
-                          pad=dict(r=4)))
-        figure.add_annotation(text=f"position {position}", x=position / seq_len, y=1.36, xref="paper",
-                              yref="paper", xanchor="left", yanchor="bottom", showarrow=False)
-    plotting.style(figure, title="", height=480)
-    figure.update_layout(updatemenus=menus, margin=dict(t=150))
-    figure.update_xaxes(title_text="dimension", tickvals=list(range(dim)))
-    figure.update_yaxes(autorange="reversed")
-    figure.update_yaxes(range=[vocab_size - 0.5, -0.5], tickvals=list(range(vocab_size)),
-                        ticktext=vocabulary.id_to_token, row=1, col=1)
-    for col in (2, 3):
-        figure.update_yaxes(range=[seq_len - 0.5, -0.5], tickvals=list(range(seq_len)),
-                            ticktext=[f"pos {t}" for t in range(seq_len)], row=1, col=col)
-    return figure
-
-
-def lookup_figure(vocabulary: WordVocabulary, table, ids) -> Figure:
-    """Static version of the explorer for one sequence (used by the live widget)."""
-    table = to_numpy(table, dtype=float)
-    checked = check_token_ids(ids, table.shape[0])
-    if checked.ndim != 1:
-        raise ValueError(f"ids must be one sequence (T,), got shape {checked.shape}")
-    if len(vocabulary) != table.shape[0]:
-        raise ValueError(f"vocabulary has {len(vocabulary)} tokens but the table has {table.shape[0]} rows")
-    limit = float(np.abs(table).max()) or 1.0
-    figure = Figure(figsize=(9.0, 3.8), dpi=110, layout="constrained")
-    left, right = figure.subplots(1, 2)
-    used = np.zeros(table.shape[0], dtype=bool)
-    used[checked] = True
-    left.imshow(table, cmap=plotting.DIVERGING, vmin=-limit, vmax=limit, alpha=0.25, aspect="auto")
-    left.imshow(np.where(used[:, None], table, np.nan), cmap=plotting.DIVERGING, vmin=-limit, vmax=limit,
-                aspect="auto")
-    left.set_yticks(range(len(vocabulary)), labels=[f"{i} {t}" for i, t in enumerate(vocabulary.id_to_token)])
-    left.set_title("table: rows read are bright")
-    left.set_xlabel("dimension")
-    image = right.imshow(table[checked], cmap=plotting.DIVERGING, vmin=-limit, vmax=limit, aspect="auto")
-    tokens = vocabulary.decode(checked)
-    right.set_yticks(range(len(checked)), labels=[f"pos {t}: {w}" for t, w in enumerate(tokens)])
-    right.set_title("output: one row per position")
-    right.set_xlabel("dimension")
-    figure.colorbar(image, ax=right)
-    return figure

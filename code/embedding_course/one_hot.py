@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import torch
 from matplotlib.figure import Figure
 
-from embedding_course import plotting
+from embedding_course import checks, plotting
 from embedding_course.device import to_numpy
 
 BYTES_PER_NUMBER = {"fp32": 4, "bf16": 2, "int8": 1}
@@ -31,15 +31,6 @@ TOKENIZER_VOCAB_SIZES = {
 }
 
 
-def check_vocab_size(vocab_size) -> int:
-    """Return ``vocab_size`` as an int, or raise if it is not a whole number >= 1."""
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, (int, np.integer)):
-        raise ValueError(f"vocab_size must be a whole number, got {vocab_size!r}")
-    if vocab_size < 1:
-        raise ValueError(f"vocab_size must be at least 1 (one row per token), got {vocab_size}")
-    return int(vocab_size)
-
-
 def check_token_ids(ids, vocab_size) -> np.ndarray:
     """Check token IDs and return them as an int64 NumPy array of the same shape.
 
@@ -51,7 +42,7 @@ def check_token_ids(ids, vocab_size) -> np.ndarray:
         ValueError: empty input, a non-integer value, or a bad ``vocab_size``.
         IndexError: an ID that is negative or not below ``vocab_size``.
     """
-    vocab_size = check_vocab_size(vocab_size)
+    vocab_size = checks.whole(vocab_size, "vocab_size")
     if isinstance(ids, torch.Tensor):
         ids = ids.detach().cpu().numpy()
     try:
@@ -159,31 +150,23 @@ def distance_matrix(vectors) -> np.ndarray:
 
 # ---------------------------------------------------------------- memory
 
-def _check_count(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-    return int(value)
-
-
 def one_hot_numbers(seq_len: int, vocab_size: int, batch_size: int = 1) -> int:
     """How many numbers a batch of one-hot sequences holds: B x T x V."""
-    return (_check_count(batch_size, "batch_size") * _check_count(seq_len, "seq_len")
-            * check_vocab_size(vocab_size))
+    return (checks.whole(batch_size, "batch_size") * checks.whole(seq_len, "seq_len")
+            * checks.whole(vocab_size, "vocab_size"))
 
 
 def dense_numbers(seq_len: int, dim: int, batch_size: int = 1) -> int:
     """How many numbers the same batch holds as dense vectors of width ``dim``: B x T x C."""
-    return (_check_count(batch_size, "batch_size") * _check_count(seq_len, "seq_len")
-            * _check_count(dim, "dim"))
+    return (checks.whole(batch_size, "batch_size") * checks.whole(seq_len, "seq_len")
+            * checks.whole(dim, "dim"))
 
 
 def memory_bytes(numbers: int, dtype: str = "fp32") -> int:
     """Bytes needed to store ``numbers`` values in ``dtype`` (``fp32``, ``bf16`` or ``int8``)."""
     if dtype not in BYTES_PER_NUMBER:
         raise ValueError(f"dtype must be one of {', '.join(BYTES_PER_NUMBER)}, got {dtype!r}")
-    if isinstance(numbers, bool) or not isinstance(numbers, (int, np.integer)) or numbers < 0:
-        raise ValueError(f"numbers must be a whole number >= 0, got {numbers!r}")
-    return int(numbers) * BYTES_PER_NUMBER[dtype]
+    return checks.whole(numbers, "numbers", minimum=0) * BYTES_PER_NUMBER[dtype]
 
 
 def memory_slider_figure(

@@ -17,19 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
-from matplotlib.figure import Figure
 from torch import nn
 
-from embedding_course import SEED, plotting
+from embedding_course import SEED, checks
 from embedding_course.batching import Batch, encode_batch
 from embedding_course.device import pick_device
-from embedding_course.positional import (
-    LearnedPositionalEmbedding,
-    SinusoidalPositionalEncoding,
-    _check_whole,
-    heatmap_panels,
-    position_similarity,
-)
+from embedding_course.positional import LearnedPositionalEmbedding, SinusoidalPositionalEncoding
 from embedding_course.tokens import WordVocabulary
 
 POSITION_KINDS = ("sinusoidal", "learned", "none")
@@ -66,29 +59,24 @@ class InputEmbedding(nn.Module):
         base: float = 10000.0,
     ):
         super().__init__()
-        _check_whole(vocab_size, "vocab_size", "a positive whole number of tokens")
-        _check_whole(d_model, "d_model")
-        _check_whole(max_len, "max_len", "a positive whole number of positions")
+        vocab_size = checks.whole(vocab_size, "vocab_size", hint="the number of tokens")
+        d_model = checks.whole(d_model, "d_model")
+        max_len = checks.whole(max_len, "max_len", hint="the number of positions")
         positions = "none" if positions is None else positions
         if positions not in POSITION_KINDS:
             raise ValueError(f"positions must be one of {POSITION_KINDS} (or None), got {positions!r}")
-        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout < 1:
-            raise ValueError(f"dropout must be a probability in [0, 1), got {dropout!r}")
-        if padding_idx is not None and (isinstance(padding_idx, bool) or not isinstance(padding_idx, int)
-                                        or not 0 <= padding_idx < vocab_size):
-            raise ValueError(
-                f"padding_idx must be None or a token id in 0..{vocab_size - 1}, got {padding_idx!r}"
-            )
-        if init_std is not None and (isinstance(init_std, bool) or not isinstance(init_std, (int, float))
-                                     or not init_std > 0):
-            raise ValueError(f"init_std must be a positive number or None, got {init_std!r}")
+        dropout = checks.probability(dropout, "dropout")
+        padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size)
+        init_std = checks.optional_positive(init_std, "init_std", hint="or None for PyTorch's N(0, 1)")
 
         self.vocab_size, self.d_model, self.max_len = vocab_size, d_model, max_len
-        self.position_kind, self.use_scale, self.init_std = positions, bool(scale), init_std
+        self.position_kind, self.scale, self.init_std = positions, bool(scale), init_std
+        # what ``scale=True`` multiplies the token vectors by: sqrt(d_model); 1 without the scale
+        self.token_multiplier = math.sqrt(d_model) if scale else 1.0
         self.tokens = nn.Embedding(vocab_size, d_model, padding_idx=padding_idx)
         if init_std is not None:
             with torch.no_grad():
-                self.tokens.weight.normal_(0.0, float(init_std))
+                self.tokens.weight.normal_(0.0, init_std)
                 if padding_idx is not None:
                     self.tokens.weight[padding_idx].zero_()
         if positions == "sinusoidal":
@@ -97,7 +85,6 @@ class InputEmbedding(nn.Module):
             self.positions = LearnedPositionalEmbedding(max_len, d_model, init_std)
         else:
             self.positions = None
-        self.scale = math.sqrt(d_model) if scale else 1.0
         self.dropout = nn.Dropout(dropout)
 
     def check_ids(self, ids) -> torch.Tensor:
@@ -130,7 +117,7 @@ class InputEmbedding(nn.Module):
         result = {"token ids": ids}
         token_vectors = self.tokens(ids)  # (B, T, C)
         result["token vectors"] = token_vectors
-        scaled = token_vectors * self.scale  # (B, T, C)
+        scaled = token_vectors * self.token_multiplier  # (B, T, C)
         result["scaled token vectors"] = scaled
         if self.positions is not None:
             # (T, C); a learned table raises IndexError past its last row
@@ -150,7 +137,7 @@ class InputEmbedding(nn.Module):
 
     def extra_repr(self) -> str:
         return (f"vocab_size={self.vocab_size}, d_model={self.d_model}, max_len={self.max_len}, "
-                f"positions={self.position_kind!r}, scale={self.scale:.3g}")
+                f"positions={self.position_kind!r}, scale={self.scale}")
 
 
 # ---------------------------------------------------------------- text in, vectors out
@@ -199,7 +186,7 @@ def trace_pipeline(texts: Sequence[str] | str, vocab: WordVocabulary, model: Inp
     stages = [Stage("token ids", tensors["token ids"], ("B", "T")),
               Stage("attention mask", batch.mask, ("B", "T")),
               Stage("token vectors", tensors["token vectors"], ("B", "T", "C"))]
-    if model.use_scale:
+    if model.scale:
         stages.append(Stage(f"token vectors x sqrt({model.d_model})", tensors["scaled token vectors"],
                             ("B", "T", "C")))
     if "position vectors" in tensors:
@@ -209,65 +196,6 @@ def trace_pipeline(texts: Sequence[str] | str, vocab: WordVocabulary, model: Inp
     dropout_note = "training mode" if model.training else "eval mode: no-op"
     stages.append(Stage(f"after dropout ({dropout_note})", tensors["output"], ("B", "T", "C")))
     return batch, stages
-
-
-def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int = 0) -> plotting.go.Figure:
-    """A Plotly figure whose slider steps through the pipeline, one heatmap per stage.
-
-    (B, T) stages show the whole batch; (B, T, C) stages show sequence ``sequence``;
-    the title of each step gives the stage's shape.
-    """
-    if not stages:
-        raise ValueError("stages is empty; run trace_pipeline first")
-    if not 0 <= sequence < batch.ids.shape[0]:
-        raise IndexError(f"sequence {sequence} is outside the batch (0..{batch.ids.shape[0] - 1})")
-    slots = [f"{t}: {token}" for t, token in enumerate(batch.padded_tokens()[sequence])]
-    figure = plotting.go.Figure()
-    layouts = []
-    for index, stage in enumerate(stages):
-        tensor = stage.tensor.detach().float().cpu()
-        if stage.axes == ("B", "T"):
-            matrix = tensor
-            is_ids = stage.name == "token ids"
-            trace = plotting.heatmap_trace(
-                matrix, diverging=False, colorbar_title="id" if is_ids else "real token",
-                hovertemplate="sequence %{y}<br>slot %{x}<br>%{z:.0f}<extra></extra>")
-            trace.update(texttemplate="%{z:.0f}", textfont=dict(size=12))
-            y_text, y_title, x_title = None, "sequence (B)", "slot (T)"
-            shown = ""
-        else:
-            matrix = tensor if stage.axes == ("T", "C") else tensor[sequence]
-            hover = "slot %{y}<br>channel %{x}<br>%{z:.3f}<extra></extra>"
-            trace = plotting.heatmap_trace(matrix, diverging=True, hovertemplate=hover)
-            if stage.axes == ("T", "C"):  # the same rows for every sentence: label slots only
-                y_text, y_title = [f"slot {t}" for t in range(matrix.shape[0])], "slot (T)"
-            else:
-                y_text, y_title = slots, "slot: token (T)"
-            x_title = "channel (C)"
-            shown = "" if stage.axes == ("T", "C") else f", sequence {sequence} shown"
-        y_values = list(range(matrix.shape[0]))
-        trace.visible = index == 0
-        figure.add_trace(trace)
-        layouts.append({
-            "title.text": f"{index + 1}. {stage.name}: {stage.shape_text}{shown}",
-            "yaxis.tickvals": y_values, "yaxis.ticktext": y_text if y_text is not None else y_values,
-            "yaxis.title.text": y_title, "xaxis.title.text": x_title,
-        })
-    steps = []
-    for index, stage in enumerate(stages):
-        visible = [i == index for i in range(len(stages))]
-        steps.append(dict(method="update", label=f"{index + 1}. {stage.name.split(' (')[0]}",
-                          args=[{"visible": visible}, layouts[index]]))
-    plotting.style(figure, title=layouts[0]["title.text"], height=470)
-    figure.update_layout(
-        sliders=[dict(active=0, steps=steps, currentvalue=dict(prefix="step ", font=dict(size=14)),
-                      pad=dict(t=50, b=10), len=1.0)],
-        margin=dict(l=110, b=40),
-    )
-    figure.update_yaxes(autorange="reversed", tickvals=layouts[0]["yaxis.tickvals"],
-                        ticktext=layouts[0]["yaxis.ticktext"], title_text=layouts[0]["yaxis.title.text"])
-    figure.update_xaxes(title_text=layouts[0]["xaxis.title.text"])
-    return figure
 
 
 # ---------------------------------------------------------------- same token, two positions
@@ -287,22 +215,6 @@ def vectors_of_token(batch: Batch, output: torch.Tensor, token: str, sequence: i
     if not slots:
         raise ValueError(f"token {token!r} does not occur in sequence {sequence}: {tokens}")
     return slots, output[sequence, slots]
-
-
-def token_similarity_figure(tokens: Sequence[str], before: torch.Tensor, after: torch.Tensor) -> Figure:
-    """Cosine similarity of a sentence's token vectors, before and after adding positions.
-
-    Args:
-        tokens: the T tokens (axis labels).
-        before, after: (T, C) vectors, e.g. the scaled token vectors and the output.
-    """
-    if before.shape != after.shape or before.ndim != 2 or before.shape[0] != len(tokens):
-        raise ValueError(f"before and after must both be (T, C) with T = {len(tokens)} tokens, got "
-                         f"{tuple(before.shape)} and {tuple(after.shape)}")
-    matrices = [position_similarity(vectors.detach().double().cpu()) for vectors in (before, after)]
-    return heatmap_panels(matrices, ["token vectors only", "token + position vectors"],
-                          limits=(-1, 1), annotate=True, ticklabels=[list(tokens)] * 2,
-                          colorbar_label="cosine similarity", shared_colorbar=True, size=(9.0, 4.0))
 
 
 # ---------------------------------------------------------------- the sqrt(d_model) scale
@@ -328,7 +240,7 @@ def measure_scale(d_models: Sequence[int], vocab_size: int = 2000, max_len: int 
         raise ValueError("d_models is empty; give at least one width")
     results: dict[str, list[float]] = {"d": []}
     for d_model in d_models:
-        _check_whole(d_model, "d_model")
+        checks.whole(d_model, "d_model")
         results["d"].append(float(d_model))
         for init_name, init_std in (("default", None), ("small", d_model ** -0.5)):
             torch.manual_seed(seed)
@@ -337,7 +249,7 @@ def measure_scale(d_models: Sequence[int], vocab_size: int = 2000, max_len: int 
             with torch.no_grad():
                 every_id = torch.arange(vocab_size, device=device)[None, :]  # (1, V)
                 scaled = model.stages(every_id)["scaled token vectors"][0]  # (V, C)
-                unscaled = scaled / model.scale
+                unscaled = scaled / model.token_multiplier
                 position_norm = float(model.positions(max_len).double().norm(dim=1).mean())
             for suffix, vectors in (("scaled", scaled), ("unscaled", unscaled)):
                 results.setdefault(f"var_{init_name}_{suffix}", []).append(float(vectors.double().var()))
@@ -346,31 +258,3 @@ def measure_scale(d_models: Sequence[int], vocab_size: int = 2000, max_len: int 
     return results
 
 
-def scale_figure(measurements: dict[str, list[float]]) -> Figure:
-    """Two panels from :func:`measure_scale`: entry variance, and token / position norm ratio, against d."""
-    for key in ("d", "var_default_scaled", "var_small_scaled", "var_small_unscaled",
-                "ratio_default_scaled", "ratio_small_scaled", "ratio_small_unscaled"):
-        if key not in measurements:
-            raise ValueError(f"measurements lacks {key!r}; pass the result of measure_scale")
-    series = [("N(0, 1) start, x sqrt(d)", "default_scaled"),
-              ("N(0, 1/d) start, x sqrt(d)", "small_scaled"),
-              ("N(0, 1/d) start, no scale", "small_unscaled")]
-    figure = plotting._new_figure(8.8, 3.9)
-    left, right = figure.subplots(1, 2)
-    for index, (label, key) in enumerate(series):
-        style = dict(color=plotting.PALETTE[index], marker="o", markersize=4, label=label)
-        left.plot(measurements["d"], measurements[f"var_{key}"], **style)
-        right.plot(measurements["d"], measurements[f"ratio_{key}"], **style)
-    for axes, ylabel, title in ((left, "variance of the entries", "Token vector variance"),
-                                (right, "|token vector| / |position vector|", "Token vs position size")):
-        axes.set_xscale("log", base=2)
-        axes.set_xticks(measurements["d"], labels=[f"{d:g}" for d in measurements["d"]])
-        axes.minorticks_off()
-        axes.set_yscale("log")
-        axes.grid(alpha=0.3)
-        axes.set_xlabel("d_model")
-        axes.set_ylabel(ylabel)
-        axes.set_title(title)
-    handles, labels = left.get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncols=3, frameon=False)
-    return figure

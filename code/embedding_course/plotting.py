@@ -8,6 +8,7 @@ computed in advance, so a page needs only JavaScript to explore them.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping, Sequence
 
 import matplotlib
@@ -75,9 +76,28 @@ def _new_figure(width: float, height: float) -> Figure:
     return figure
 
 
-def _symmetric_limit(matrix: np.ndarray) -> float:
-    limit = float(np.nanmax(np.abs(matrix)))
+def symmetric_limit(matrix: np.ndarray, quantile: float = 1.0) -> float:
+    """A colour limit for a map centred on 0: the ``quantile`` of ``|values|`` (1.0 = the largest).
+
+    Values that are not finite (e.g. NaN for hidden cells) are ignored; 1.0 when nothing is left.
+    """
+    finite = np.abs(matrix[np.isfinite(matrix)])
+    limit = float(np.quantile(finite, quantile)) if finite.size else 1.0
     return limit if limit > 0 else 1.0
+
+
+def compact(values) -> np.ndarray:
+    """Figure data as float32: plenty for a plot, half the page weight of float64."""
+    return as_array(values).astype(np.float32)
+
+
+def annotate_cells(axes, image, matrix: np.ndarray, diverging: bool) -> None:
+    """Write each value of ``matrix`` in its cell, white on dark colours, black on light ones."""
+    low, high = image.get_clim()
+    for (row, col), value in np.ndenumerate(matrix):
+        dark = abs(value) > 0.6 * max(abs(low), abs(high)) if diverging else value > (low + high) / 2
+        axes.text(col, row, f"{value:.2f}", ha="center", va="center", fontsize=8,
+                  color="white" if dark else "black")
 
 
 def heatmap(
@@ -109,7 +129,7 @@ def heatmap(
     figure = _new_figure(*size)
     axes = figure.add_subplot()
     if limits is None and diverging:
-        limit = _symmetric_limit(matrix)
+        limit = symmetric_limit(matrix)
         limits = (-limit, limit)
     vmin, vmax = limits if limits is not None else (None, None)
     image = axes.imshow(
@@ -128,12 +148,7 @@ def heatmap(
     if yticklabels is not None:
         axes.set_yticks(range(len(yticklabels)), labels=list(yticklabels))
     if annotate:
-        low, high = image.get_clim()
-        middle = (low + high) / 2
-        for (row, col), value in np.ndenumerate(matrix):
-            dark_cell = value > middle if not diverging else abs(value) > 0.6 * max(abs(low), abs(high))
-            axes.text(col, row, f"{value:.2f}", ha="center", va="center", fontsize=8,
-                      color="white" if dark_cell else "black")
+        annotate_cells(axes, image, matrix, diverging)
     axes.set_title(title)
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
@@ -205,13 +220,88 @@ def bar_plot(
     return figure
 
 
+def heatmap_panels(
+    matrices: Sequence,
+    titles: Sequence[str],
+    *,
+    xlabel: str = "",
+    ylabel: str = "",
+    diverging: bool | Sequence[bool] = True,
+    limits: tuple[float, float] | Sequence[tuple[float, float] | None] | None = None,
+    robust: float | None = None,
+    colorbar_label: str = "",
+    suptitle: str = "",
+    size: tuple[float, float] | None = None,
+    rows: int = 1,
+    ticklabels: Sequence[Sequence[str] | None] | None = None,
+    annotate: bool = False,
+    extent: tuple[float, float, float, float] | None = None,
+    shared_colorbar: bool = False,
+) -> Figure:
+    """Several heatmaps side by side, each with its own colour bar.
+
+    Args:
+        matrices: 2-D arrays (tensors are fine).
+        titles: one title per panel.
+        diverging: a red-blue map centred on 0 (one flag for all, or one per panel).
+        limits: a colour range for all panels, or one per panel (``None`` = automatic).
+        robust: if given (e.g. 0.99), automatic symmetric limits use that quantile of
+            ``|values|`` instead of the maximum, so a few outliers do not wash out the rest.
+        rows: panel rows (panels fill row by row).
+        ticklabels: per panel, labels for both axes (e.g. the tokens of a sentence), or ``None``.
+        annotate: write each value in its cell (for small matrices).
+        extent: axis coordinates ``(left, right, bottom, top)`` of every image, e.g. to label
+            the rows of a matrix that keeps every 4th position with the true positions.
+        shared_colorbar: one colour bar for all panels (give shared ``limits``).
+    """
+    if len(matrices) == 0 or len(matrices) != len(titles):
+        raise ValueError(f"give one title per matrix and at least one matrix; got {len(matrices)} "
+                         f"matrices and {len(titles)} titles")
+    count = len(matrices)
+    columns = math.ceil(count / rows)
+    flags = [diverging] * count if isinstance(diverging, bool) else list(diverging)
+    if limits is None or (len(limits) == 2 and not isinstance(limits[0], (tuple, list, type(None)))):
+        panel_limits = [limits] * count
+    else:
+        panel_limits = list(limits)
+    figure = _new_figure(*(size or (4.2 * columns, 3.6 * rows)))
+    axes_grid = figure.subplots(rows, columns, squeeze=False)
+    for index, (matrix, title) in enumerate(zip(matrices, titles, strict=True)):
+        axes = axes_grid[index // columns][index % columns]
+        matrix = as_array(matrix, f"matrix {index}", ndim=2)
+        panel = panel_limits[index]
+        if panel is None and flags[index]:
+            limit = symmetric_limit(matrix, robust or 1.0)
+            panel = (-limit, limit)
+        vmin, vmax = panel if panel is not None else (None, None)
+        image = axes.imshow(matrix, cmap=DIVERGING if flags[index] else SEQUENTIAL,
+                            vmin=vmin, vmax=vmax, aspect="auto", interpolation="nearest", extent=extent)
+        if not shared_colorbar:
+            colorbar = figure.colorbar(image, ax=axes, shrink=0.9)
+            if colorbar_label:
+                colorbar.set_label(colorbar_label)
+        if ticklabels is not None and ticklabels[index] is not None:
+            labels = list(ticklabels[index])
+            axes.set_xticks(range(len(labels)), labels=labels, rotation=45, ha="right")
+            axes.set_yticks(range(len(labels)), labels=labels)
+        if annotate:
+            annotate_cells(axes, image, matrix, flags[index])
+        axes.set_title(title, fontsize=10)
+        axes.set_xlabel(xlabel)
+        if index % columns == 0:
+            axes.set_ylabel(ylabel)
+    for index in range(count, rows * columns):
+        axes_grid[index // columns][index % columns].set_visible(False)
+    if shared_colorbar:
+        colorbar = figure.colorbar(image, ax=axes_grid.ravel().tolist(), shrink=0.9)
+        if colorbar_label:
+            colorbar.set_label(colorbar_label)
+    if suptitle:
+        figure.suptitle(suptitle)
+    return figure
+
+
 # ---------------------------------------------------------------- interactive (Plotly)
-
-def _compact(values) -> np.ndarray:
-    """float32 is plenty for a figure and halves the page weight of the stored states."""
-    array = as_array(values)
-    return array.astype(np.float32)
-
 
 def style(figure: go.Figure, *, title: str = "", height: int = 420) -> go.Figure:
     """Apply the course's look to a Plotly figure and return it."""
@@ -243,10 +333,10 @@ def heatmap_trace(
     """A Plotly heatmap trace of a 2-D array (a diverging map is centred on 0)."""
     matrix = as_array(matrix, "matrix", ndim=2)
     if limits is None and diverging:
-        limit = _symmetric_limit(matrix)
+        limit = symmetric_limit(matrix)
         limits = (-limit, limit)
     trace = go.Heatmap(
-        z=_compact(matrix),
+        z=compact(matrix),
         x=x,
         y=y,
         colorscale=PLOTLY_DIVERGING if diverging else PLOTLY_SEQUENTIAL,
@@ -260,15 +350,6 @@ def heatmap_trace(
         visible=visible,
     )
     return trace
-
-
-def interactive_heatmap(matrix, *, title: str = "", xlabel: str = "", ylabel: str = "",
-                        diverging: bool = False, height: int = 420, **trace_options) -> go.Figure:
-    """An interactive heatmap (hover shows each value)."""
-    figure = go.Figure(heatmap_trace(matrix, diverging=diverging, **trace_options))
-    figure.update_xaxes(title_text=xlabel)
-    figure.update_yaxes(title_text=ylabel, autorange="reversed")
-    return style(figure, title=title, height=height)
 
 
 def slider_figure(
@@ -286,7 +367,8 @@ def slider_figure(
     Each state is a list of traces, or of ``(trace, row, col)`` for subplots made with
     ``plotly.subplots.make_subplots`` and passed as ``base``. All states must have the
     same number of traces. Moving the slider only switches which traces are visible, so
-    it works on a static page with JavaScript alone, no kernel needed.
+    it works on a static page with JavaScript alone, no kernel needed. A single state is
+    drawn the same way, without a slider (a live widget draws one state at a time).
 
     Args:
         states: one list of traces per slider step.
@@ -331,6 +413,9 @@ def slider_figure(
         steps.append(dict(method="update", label=str(label), args=[{"visible": visible}, layout_change]))
 
     style(figure, title=titles[active] if titles is not None else "", height=height)
+    if len(states) == 1:  # one state: the same drawing, nothing to slide
+        figure.update_layout(margin=dict(b=40))
+        return figure
     figure.update_layout(
         sliders=[dict(
             active=active,

@@ -17,21 +17,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
-from matplotlib.figure import Figure
 
-from embedding_course.positional import _check_whole, heatmap_panels, inverse_frequencies, toeplitz_deviation
-
-__all__ = [
-    "alibi_bias",
-    "alibi_slopes",
-    "apply_rope",
-    "rope_alibi_figure",
-    "rope_score",
-    "rope_score_matrix",
-    "toeplitz_deviation",
-]
+from embedding_course import checks
+from embedding_course.positional import inverse_frequencies
 
 
 def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0) -> torch.Tensor:
@@ -94,7 +83,7 @@ def rope_score_matrix(query, key, seq_len: int, base: float = 10000.0) -> torch.
     query, key = _check_vector(query, "query"), _check_vector(key, "key")
     if query.shape != key.shape:
         raise ValueError(f"query and key must have the same length, got {query.numel()} and {key.numel()}")
-    _check_whole(seq_len, "seq_len", "a positive whole number of positions")
+    checks.whole(seq_len, "seq_len", hint="a number of positions")
     queries = apply_rope(query.expand(seq_len, -1), None, base)  # (T, d): q at every position
     keys = apply_rope(key.expand(seq_len, -1), None, base)  # (T, d)
     return queries @ keys.T  # (T, T)
@@ -106,7 +95,7 @@ def alibi_slopes(num_heads: int) -> torch.Tensor:
     For a head count that is not a power of two, the paper's recipe is used: the slopes
     of the nearest lower power of two, then every other slope of the next one.
     """
-    _check_whole(num_heads, "num_heads")
+    checks.whole(num_heads, "num_heads")
 
     def power_of_two_slopes(n: int) -> list[float]:
         start = 2.0 ** (-8.0 / n)
@@ -131,27 +120,13 @@ def alibi_bias(seq_len: int, slope: float, causal: bool = True) -> torch.Tensor:
     Returns:
         Tensor of shape (seq_len, seq_len), float64 (rows: queries, columns: keys).
     """
-    _check_whole(seq_len, "seq_len", "a positive whole number of positions")
-    if isinstance(slope, bool) or not isinstance(slope, (int, float, np.floating)) or not slope > 0:
-        raise ValueError(f"slope must be a positive number, got {slope!r}")
+    checks.whole(seq_len, "seq_len", hint="a number of positions")
+    slope = checks.positive(slope, "slope")
     positions = torch.arange(seq_len, dtype=torch.float64)
     distance = positions[:, None] - positions[None, :]  # (T, T): m - n
-    bias = -float(slope) * distance.abs() + 0.0  # + 0.0 turns -0.0 into 0.0
+    bias = -slope * distance.abs() + 0.0  # + 0.0 turns -0.0 into 0.0
     if causal:
         bias = bias.masked_fill(distance < 0, float("-inf"))
     return bias
 
 
-def rope_alibi_figure(query, key, seq_len: int = 32, slope: float = 0.25, base: float = 10000.0) -> Figure:
-    """Two panels: RoPE scores of one query/key pair at every pair of positions, and an ALiBi bias."""
-    scores = rope_score_matrix(query, key, seq_len, base)
-    bias = alibi_bias(seq_len, slope, causal=True)
-    bias = torch.where(torch.isinf(bias), torch.full_like(bias, float("nan")), bias)
-    figure = heatmap_panels(
-        [scores, bias],
-        ["RoPE: score of q at m, k at n (constant along diagonals)",
-         f"ALiBi bias, slope {slope:g} (blank: masked future)"],
-        xlabel="key position n", ylabel="query position m", diverging=[True, False],
-        size=(10.0, 4.2),
-    )
-    return figure

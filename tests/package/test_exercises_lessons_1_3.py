@@ -182,7 +182,7 @@ def test_live_explorers_build_widgets(monkeypatch):
 
     monkeypatch.delenv(web.STATIC_SITE_ENV_VAR, raising=False)
     monkeypatch.setattr("IPython.display.display", lambda *args, **kwargs: None)
-    for make in (live_tokens.token_id_explorer, live_tokens.id_neighbour_explorer, live_tokens.map_explorer,
+    for make in (live_tokens.token_id_explorer, live_tokens.id_neighbour_explorer,
                  live_one_hot.one_hot_explorer, live_one_hot.memory_explorer, live_lookup.lookup_explorer,
                  lambda: live_lookup.training_explorer(dim=4, steps=10)):
         widget = make()

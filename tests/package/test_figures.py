@@ -1,10 +1,15 @@
 """Tests of the figures/ modules: each lesson's figures draw what the maths computed."""
 
+import numpy as np
+import plotly.graph_objects as go
 import pytest
 import torch
+from matplotlib.figure import Figure
 
-from embedding_course import SEED, attention_order, pipeline
+from embedding_course import SEED, attention_order, lookup, pipeline, plotting, positional
+from embedding_course.figures import lookup as lookup_figures
 from embedding_course.figures import pipeline as pipeline_figures
+from embedding_course.figures import positional as positional_figures
 from embedding_course.tokens import WordVocabulary
 
 CORPUS = ["the dog bites the man", "the cat sat on the mat", "a man saw a dog"]
@@ -29,3 +34,159 @@ def test_order_figure_has_four_panels(vocab):
     experiment = attention_order.order_experiment("dog bites man", "man bites dog", vocab, make_model(vocab))
     figure = pipeline_figures.order_figure(experiment)
     assert len([axes for axes in figure.axes if axes.get_title()]) == 4
+
+
+def test_pipeline_stages_figure_has_one_titled_step_per_stage(vocab):
+    model = make_model(vocab).eval()
+    batch, stages = pipeline.trace_pipeline(["the dog", "a cat sat"], vocab, model)
+    figure = pipeline_figures.pipeline_stages_figure(batch, stages)
+    steps = figure.layout.sliders[0].steps
+    assert len(steps) == len(stages) == len(figure.data)
+    titles = [step["args"][1]["title.text"] for step in steps]
+    assert all("=" in title for title in titles) and len(set(titles)) == len(titles)
+    with pytest.raises(IndexError, match="outside the batch"):
+        pipeline_figures.pipeline_stages_figure(batch, stages, sequence=5)
+
+
+def test_token_similarity_figure_has_two_panels(vocab):
+    model = make_model(vocab).eval()
+    batch, output = pipeline.text_to_vectors("the dog bites the man", vocab, model)
+    tokens_only = model.stages(batch.ids)["scaled token vectors"][0]
+    figure = pipeline_figures.token_similarity_figure(batch.tokens[0], tokens_only, output[0])
+    assert len(figure.axes) == 3  # two panels and one shared colour bar
+    with pytest.raises(ValueError, match="T = 5 tokens"):
+        pipeline_figures.token_similarity_figure(batch.tokens[0], tokens_only[:3], output[0])
+
+
+def test_scale_figure_draws_three_series():
+    results = pipeline.measure_scale([8, 16], vocab_size=50, device="cpu")
+    figure = pipeline_figures.scale_figure(results)
+    assert len(figure.axes) == 2 and len(figure.axes[0].lines) == 3
+    with pytest.raises(ValueError, match="measure_scale"):
+        pipeline_figures.scale_figure({"d": [8.0]})
+
+
+# ---------------------------------------------------------------- lesson 4: positions
+
+
+def test_binary_and_comparison_figures_have_their_panels():
+    figure = positional_figures.binary_counter_figure(32, 5, 8)
+    assert len([axes for axes in figure.axes if axes.get_title()]) == 2
+    tables = {"a": torch.randn(20, 8), "b": positional.sinusoidal_encoding(20, 8, device="cpu")}
+    assert len(positional_figures.compare_tables_figure(tables).axes) == 4  # two panels, two colour bars
+    assert len(positional_figures.compare_similarity_figure(tables, step=2).axes) == 3  # a shared colour bar
+
+
+def test_heatmap_panels_checks_titles():
+    with pytest.raises(ValueError, match="one title per matrix"):
+        plotting.heatmap_panels([np.zeros((2, 2))], ["a", "b"])
+
+
+def _visible_sets(figure):
+    return [tuple(step["args"][0]["visible"]) for step in figure.layout.sliders[0].steps]
+
+
+def test_position_explorer_slider_changes_the_figure():
+    figure = positional_figures.position_explorer_figure(max_len=12, d_model=8)
+    visible = _visible_sets(figure)
+    assert len(visible) == 12 and len(set(visible)) == 12
+    assert all(len(v) == len(figure.data) and v[0] and sum(v) == 3 for v in visible)
+    shapes = [step["args"][1]["shapes"][0]["y0"] for step in figure.layout.sliders[0].steps]
+    assert shapes == [p - 0.5 for p in range(12)]
+    with pytest.raises(IndexError, match=r"position 7 is outside 0\.\.4"):
+        positional_figures.position_explorer_figure(max_len=5, d_model=8, positions=[7])
+
+
+def test_one_position_is_the_same_drawing_without_a_slider():
+    every = positional_figures.position_explorer_figure(max_len=12, d_model=8)
+    one = positional_figures.position_explorer_figure(max_len=12, d_model=8, positions=[5])
+    assert not one.layout.sliders and len(one.data) == 3
+    np.testing.assert_array_equal(one.data[1].y, every.data[1 + 2 * 5].y)  # the bar of PE(5)
+    np.testing.assert_array_equal(one.data[2].y, every.data[2 + 2 * 5].y)  # its similarities
+    assert one.layout.shapes[0].y0 == 4.5
+
+
+def test_encoding_grid_has_one_state_per_pair():
+    figure = positional_figures.encoding_grid_figure((8, 16), (10, 10000), max_len=6)
+    assert len(figure.data) == 4 and len(set(_visible_sets(figure))) == 4
+    assert figure.data[0].z.shape == (6, 8) and figure.data[3].z.shape == (6, 16)
+    assert figure.data[0].zmin == -1 and figure.data[0].zmax == 1
+
+
+def test_rope_alibi_figure_has_two_panels():
+    query, key = torch.randn(2, 8, generator=torch.Generator().manual_seed(SEED), dtype=torch.float64)
+    figure = positional_figures.rope_alibi_figure(query, key, seq_len=10)
+    assert len([axes for axes in figure.axes if axes.get_title()]) == 2
+
+
+# ---------------------------------------------------------------- lesson 3: lookup
+
+
+def test_gradient_norm_figure_highlights_used_rows():
+    norms = np.array([0.0, 2.0, 0.0, 1.0])
+    figure = lookup_figures.gradient_norm_figure(norms, ["a", "b", "c", "d"], [1, 3, 1])
+    assert isinstance(figure, Figure)
+    bars = figure.axes[0].patches
+    assert bars[1].get_facecolor() != bars[0].get_facecolor()
+    assert bars[1].get_facecolor() == bars[3].get_facecolor()
+
+
+def test_lookup_explorer_figure_has_a_state_per_sentence_that_differs():
+    figure = lookup_figures.lookup_explorer_figure()
+    sentences = lookup_figures.EXPLORER_SENTENCES
+    assert isinstance(figure, go.Figure)
+    assert len(figure.layout.sliders[0].steps) == len(sentences)
+    assert len(figure.data) == 5 * len(sentences)
+    outputs = [np.asarray(figure.data[5 * i + 3].z) for i in range(len(sentences))]
+    assert len({o.tobytes() for o in outputs}) == len(sentences)
+    # "the cat saw the dog": positions 0 and 3 hold the same token, so the same vector.
+    assert np.array_equal(outputs[0][0], outputs[0][3])
+    assert not np.array_equal(outputs[0][0], outputs[0][1])
+    assert "same row, same vector" in figure.layout.sliders[0].steps[0].args[1]["title.text"]
+
+
+def test_explorer_setup_rows_and_ids_agree():
+    vocabulary, table, encoded = lookup_figures.explorer_setup()
+    assert table.shape == (len(vocabulary), 6)
+    assert (table[vocabulary.pad_id] == 0).all()
+    assert vocabulary.decode(encoded[0]) == lookup_figures.EXPLORER_SENTENCES[0].split()
+
+
+def test_one_sequence_is_the_same_drawing_without_a_slider():
+    vocabulary, table, encoded = lookup_figures.explorer_setup()
+    every = lookup_figures.lookup_explorer_figure()
+    one = lookup_figures.lookup_view_figure(vocabulary, table, [encoded[1]])
+    assert not one.layout.sliders and len(one.data) == 5
+    for mine, theirs in zip(one.data, every.data[5:10], strict=True):
+        assert mine.to_json() == theirs.update(visible=True).to_json()
+    assert one.layout.title.text == every.layout.sliders[0].steps[1].args[1]["title.text"]
+
+
+def test_token_picker_has_one_independent_menu_per_position():
+    figure = lookup_figures.token_picker_figure("the cat saw the dog")
+    menus = figure.layout.updatemenus
+    assert len(menus) == 5
+    vocabulary, table, _ = lookup_figures.explorer_setup()
+    for position, menu in enumerate(menus):
+        first = 1 + 3 * position  # trace 0 is the faded table
+        for button in menu.buttons:
+            changes, targets = button.args
+            assert list(targets) == [first, first + 1, first + 2]  # only this position's traces
+            row = vocabulary.token_to_id[button.label]
+            np.testing.assert_allclose(changes["z"][0][0], table[row], atol=1e-4)
+            assert changes["y"] == [[row], [position], [position]]
+    # equal tokens ("the" at 0 and 3) give equal token vectors, different after adding positions
+    np.testing.assert_array_equal(figure.data[2].z, figure.data[11].z)
+    assert not np.allclose(figure.data[3].z, figure.data[12].z)
+
+
+def test_token_picker_rejects_words_outside_its_vocabulary():
+    with pytest.raises(ValueError, match="outside the explorer's vocabulary"):
+        lookup_figures.token_picker_figure("the zebra saw the dog")
+
+
+def test_lookup_figure_takes_the_embedding_weight_itself():
+    vocabulary = WordVocabulary(["the", "cat"])
+    embedding = lookup.make_embedding(len(vocabulary), 4, device="cpu")
+    figure = lookup_figures.lookup_view_figure(vocabulary, embedding.weight, [[2, 3, 2]])
+    np.testing.assert_allclose(figure.data[3].z, embedding.weight.detach()[[2, 3, 2]], atol=1e-6)

@@ -135,7 +135,7 @@ def test_bad_ids_are_clear_errors(ids, error, message):
 
 
 @pytest.mark.parametrize(("vocab_size", "message"), [
-    (0, "vocab_size must be at least 1"), (-5, "vocab_size must be at least 1"),
+    (0, "vocab_size must be a whole number >= 1"), (-5, "vocab_size must be a whole number >= 1"),
     (3.0, "vocab_size must be a whole number"), (True, "vocab_size must be a whole number"),
 ])
 def test_bad_vocab_size_is_a_clear_error(vocab_size, message):
@@ -168,7 +168,7 @@ def test_cosine_rejects_zero_rows():
 
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: oh.one_hot_numbers(0, 10), "seq_len must be a whole number >= 1"),
-    (lambda: oh.one_hot_numbers(5, 0), "vocab_size must be at least 1"),
+    (lambda: oh.one_hot_numbers(5, 0), "vocab_size must be a whole number >= 1"),
     (lambda: oh.one_hot_numbers(5, 10, batch_size=1.5), "batch_size must be a whole number >= 1"),
     (lambda: oh.dense_numbers(5, 0), "dim must be a whole number >= 1"),
     (lambda: oh.memory_bytes(10, "fp64"), "dtype must be one of fp32, bf16, int8, got 'fp64'"),

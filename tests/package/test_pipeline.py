@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -130,11 +131,6 @@ def test_same_token_at_two_positions_gives_two_vectors(vocab):
     assert (vectors[0] - vectors[1]).norm() > 0.5  # positions make them differ
     with pytest.raises(ValueError, match="does not occur"):
         pipeline.vectors_of_token(batch, output, "zebra")
-    tokens_only = model.stages(batch.ids)["scaled token vectors"][0]
-    figure = pipeline.token_similarity_figure(batch.tokens[0], tokens_only, output[0])
-    assert len(figure.axes) == 3  # two panels and one shared colour bar
-    with pytest.raises(ValueError, match="T = 5 tokens"):
-        pipeline.token_similarity_figure(batch.tokens[0], tokens_only[:3], output[0])
 
 
 def test_learned_positions_stop_at_max_len_but_sinusoidal_do_not(vocab):
@@ -160,7 +156,7 @@ def test_default_init_is_standard_normal_and_init_std_is_honoured(vocab):
         (dict(max_len=0), "max_len"),
         (dict(positions="rotary"), "positions must be one of"),
         (dict(dropout=1.0), "dropout"),
-        (dict(padding_idx=99), r"padding_idx must be None or a token id in 0\.\.9"),
+        (dict(padding_idx=1.5), "padding_idx must be a whole number"),
         (dict(init_std=-1.0), "init_std"),
     ],
 )
@@ -169,6 +165,13 @@ def test_constructor_bad_arguments(options, match):
     arguments.update(options)
     with pytest.raises(ValueError, match=match):
         pipeline.InputEmbedding(**arguments)
+
+
+def test_padding_idx_is_checked_like_the_lookup_does():
+    with pytest.raises(IndexError, match=r"padding_idx 99 is outside 0\.\.9"):
+        pipeline.InputEmbedding(10, 8, 4, padding_idx=99)
+    model = pipeline.InputEmbedding(10, 8, 4, padding_idx=np.int64(0))  # a NumPy integer is fine
+    assert model.tokens.padding_idx == 0
 
 
 def test_odd_width_is_fine_without_sinusoids():
@@ -194,7 +197,7 @@ def test_forward_bad_inputs(vocab):
 
 def test_trace_lists_every_stage_with_its_shape(vocab):
     model = make_model(vocab).eval()
-    batch, stages = pipeline.trace_pipeline(["the dog", "a cat sat"], vocab, model)
+    _, stages = pipeline.trace_pipeline(["the dog", "a cat sat"], vocab, model)
     names = [stage.name for stage in stages]
     assert names[0] == "token ids" and names[1] == "attention mask" and names[-1].startswith("after dropout")
     shapes = {stage.name: stage.shape_text for stage in stages}
@@ -202,13 +205,6 @@ def test_trace_lists_every_stage_with_its_shape(vocab):
     assert shapes["position vectors (sinusoidal)"] == "(T, C) = (3, 16)"
     assert shapes["tokens + positions"] == "(B, T, C) = (2, 3, 16)"
     assert stages[-1].tensor.shape == (2, 3, 16)
-    figure = pipeline.pipeline_stages_figure(batch, stages)
-    steps = figure.layout.sliders[0].steps
-    assert len(steps) == len(stages) == len(figure.data)
-    titles = [step["args"][1]["title.text"] for step in steps]
-    assert all("=" in title for title in titles) and len(set(titles)) == len(titles)
-    with pytest.raises(IndexError, match="outside the batch"):
-        pipeline.pipeline_stages_figure(batch, stages, sequence=5)
 
 
 def test_trace_without_scale_or_positions_skips_those_steps(vocab):
@@ -232,10 +228,6 @@ def test_scale_measurements_tell_the_truth():
     assert results["ratio_small_scaled"][1] == pytest.approx(math.sqrt(2), rel=0.05)
     with pytest.raises(ValueError, match="d_models is empty"):
         pipeline.measure_scale([])
-    figure = pipeline.scale_figure(results)
-    assert len(figure.axes) == 2 and len(figure.axes[0].lines) == 3
-    with pytest.raises(ValueError, match="measure_scale"):
-        pipeline.scale_figure({"d": [8.0]})
 
 
 def test_live_explorers_build():

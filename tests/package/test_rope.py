@@ -36,7 +36,7 @@ def test_rope_score_matrix_is_toeplitz_but_not_constant():
     query, key = _pair(16)
     scores = rope.rope_score_matrix(query, key, 24)
     assert scores.shape == (24, 24)
-    assert rope.toeplitz_deviation(scores) < 1e-9
+    assert positional.toeplitz_deviation(scores) < 1e-9
     assert float(scores.max() - scores.min()) > 0.5  # the offset does change the score
 
 
@@ -96,7 +96,3 @@ def test_alibi_bias_penalises_distance_and_masks_the_future():
         rope.alibi_bias(4, -1.0)
 
 
-def test_rope_alibi_figure_has_two_panels():
-    query, key = _pair(8)
-    figure = rope.rope_alibi_figure(query, key, seq_len=10)
-    assert len([axes for axes in figure.axes if axes.get_title()]) == 2

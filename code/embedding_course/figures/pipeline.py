@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import torch
 from matplotlib.figure import Figure
 
+from embedding_course import plotting
 from embedding_course.attention_order import OrderExperiment
-from embedding_course.positional import heatmap_panels
+from embedding_course.batching import Batch
+from embedding_course.pipeline import Stage
+from embedding_course.positional import position_similarity as similarity_of_rows
 
 
 def order_figure(experiment: OrderExperiment) -> Figure:
@@ -15,8 +21,111 @@ def order_figure(experiment: OrderExperiment) -> Figure:
     limit = max(float(m.abs().max()) for m in matrices)
     titles = [f"no positions: “{a}”", f"no positions: “{b}”",
               f"with positions: “{a}”", f"with positions: “{b}”"]
-    return heatmap_panels(matrices, titles, xlabel="key", ylabel="query", limits=(-limit, limit),
+    return plotting.heatmap_panels(matrices, titles, xlabel="key", ylabel="query", limits=(-limit, limit),
                           rows=2, size=(8.6, 7.4), colorbar_label="score", annotate=True,
                           ticklabels=[*experiment.tokens, *experiment.tokens])
 
 
+def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int = 0) -> plotting.go.Figure:
+    """A Plotly figure whose slider steps through the pipeline, one heatmap per stage.
+
+    (B, T) stages show the whole batch; (B, T, C) stages show sequence ``sequence``;
+    the title of each step gives the stage's shape.
+    """
+    if not stages:
+        raise ValueError("stages is empty; run trace_pipeline first")
+    if not 0 <= sequence < batch.ids.shape[0]:
+        raise IndexError(f"sequence {sequence} is outside the batch (0..{batch.ids.shape[0] - 1})")
+    slots = [f"{t}: {token}" for t, token in enumerate(batch.padded_tokens()[sequence])]
+    figure = plotting.go.Figure()
+    layouts = []
+    for index, stage in enumerate(stages):
+        tensor = stage.tensor.detach().float().cpu()
+        if stage.axes == ("B", "T"):
+            matrix = tensor
+            is_ids = stage.name == "token ids"
+            trace = plotting.heatmap_trace(
+                matrix, diverging=False, colorbar_title="id" if is_ids else "real token",
+                hovertemplate="sequence %{y}<br>slot %{x}<br>%{z:.0f}<extra></extra>")
+            trace.update(texttemplate="%{z:.0f}", textfont=dict(size=12))
+            y_text, y_title, x_title = None, "sequence (B)", "slot (T)"
+            shown = ""
+        else:
+            matrix = tensor if stage.axes == ("T", "C") else tensor[sequence]
+            hover = "slot %{y}<br>channel %{x}<br>%{z:.3f}<extra></extra>"
+            trace = plotting.heatmap_trace(matrix, diverging=True, hovertemplate=hover)
+            if stage.axes == ("T", "C"):  # the same rows for every sentence: label slots only
+                y_text, y_title = [f"slot {t}" for t in range(matrix.shape[0])], "slot (T)"
+            else:
+                y_text, y_title = slots, "slot: token (T)"
+            x_title = "channel (C)"
+            shown = "" if stage.axes == ("T", "C") else f", sequence {sequence} shown"
+        y_values = list(range(matrix.shape[0]))
+        trace.visible = index == 0
+        figure.add_trace(trace)
+        layouts.append({
+            "title.text": f"{index + 1}. {stage.name}: {stage.shape_text}{shown}",
+            "yaxis.tickvals": y_values, "yaxis.ticktext": y_text if y_text is not None else y_values,
+            "yaxis.title.text": y_title, "xaxis.title.text": x_title,
+        })
+    steps = []
+    for index, stage in enumerate(stages):
+        visible = [i == index for i in range(len(stages))]
+        steps.append(dict(method="update", label=f"{index + 1}. {stage.name.split(' (')[0]}",
+                          args=[{"visible": visible}, layouts[index]]))
+    plotting.style(figure, title=layouts[0]["title.text"], height=470)
+    figure.update_layout(
+        sliders=[dict(active=0, steps=steps, currentvalue=dict(prefix="step ", font=dict(size=14)),
+                      pad=dict(t=50, b=10), len=1.0)],
+        margin=dict(l=110, b=40),
+    )
+    figure.update_yaxes(autorange="reversed", tickvals=layouts[0]["yaxis.tickvals"],
+                        ticktext=layouts[0]["yaxis.ticktext"], title_text=layouts[0]["yaxis.title.text"])
+    figure.update_xaxes(title_text=layouts[0]["xaxis.title.text"])
+    return figure
+
+
+def token_similarity_figure(tokens: Sequence[str], before: torch.Tensor, after: torch.Tensor) -> Figure:
+    """Cosine similarity of a sentence's token vectors, before and after adding positions.
+
+    Args:
+        tokens: the T tokens (axis labels).
+        before, after: (T, C) vectors, e.g. the scaled token vectors and the output.
+    """
+    if before.shape != after.shape or before.ndim != 2 or before.shape[0] != len(tokens):
+        raise ValueError(f"before and after must both be (T, C) with T = {len(tokens)} tokens, got "
+                         f"{tuple(before.shape)} and {tuple(after.shape)}")
+    matrices = [similarity_of_rows(vectors.detach().double().cpu()) for vectors in (before, after)]
+    return plotting.heatmap_panels(matrices, ["token vectors only", "token + position vectors"],
+                          limits=(-1, 1), annotate=True, ticklabels=[list(tokens)] * 2,
+                          colorbar_label="cosine similarity", shared_colorbar=True, size=(9.0, 4.0))
+
+
+def scale_figure(measurements: dict[str, list[float]]) -> Figure:
+    """Two panels from :func:`measure_scale`: entry variance, and token / position norm ratio, against d."""
+    for key in ("d", "var_default_scaled", "var_small_scaled", "var_small_unscaled",
+                "ratio_default_scaled", "ratio_small_scaled", "ratio_small_unscaled"):
+        if key not in measurements:
+            raise ValueError(f"measurements lacks {key!r}; pass the result of measure_scale")
+    series = [("N(0, 1) start, x sqrt(d)", "default_scaled"),
+              ("N(0, 1/d) start, x sqrt(d)", "small_scaled"),
+              ("N(0, 1/d) start, no scale", "small_unscaled")]
+    figure = plotting._new_figure(8.8, 3.9)
+    left, right = figure.subplots(1, 2)
+    for index, (label, key) in enumerate(series):
+        style = dict(color=plotting.PALETTE[index], marker="o", markersize=4, label=label)
+        left.plot(measurements["d"], measurements[f"var_{key}"], **style)
+        right.plot(measurements["d"], measurements[f"ratio_{key}"], **style)
+    for axes, ylabel, title in ((left, "variance of the entries", "Token vector variance"),
+                                (right, "|token vector| / |position vector|", "Token vs position size")):
+        axes.set_xscale("log", base=2)
+        axes.set_xticks(measurements["d"], labels=[f"{d:g}" for d in measurements["d"]])
+        axes.minorticks_off()
+        axes.set_yscale("log")
+        axes.grid(alpha=0.3)
+        axes.set_xlabel("d_model")
+        axes.set_ylabel(ylabel)
+        axes.set_title(title)
+    handles, labels = left.get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=3, frameon=False)
+    return figure

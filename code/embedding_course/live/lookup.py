@@ -5,12 +5,13 @@ from __future__ import annotations
 import ipywidgets as widgets
 from IPython.display import display
 
-from embedding_course import lookup, training
+from embedding_course import training
+from embedding_course.figures import lookup as lookup_figures
 
 
 def lookup_explorer(dim: int = 6) -> widgets.Widget:
     """One dropdown per position: choose the tokens, see which rows are read and the vectors."""
-    vocabulary, table, encoded = lookup.explorer_setup(dim=dim)
+    vocabulary, table, encoded = lookup_figures.explorer_setup(dim=dim)
     words = vocabulary.id_to_token
     dropdowns = {f"position_{t}": widgets.Dropdown(options=words, value=words[token_id],
                                                    description=f"pos {t}")
@@ -18,7 +19,7 @@ def lookup_explorer(dim: int = 6) -> widgets.Widget:
 
     def show(**chosen: str) -> None:
         token_ids = [vocabulary.token_to_id[chosen[f"position_{t}"]] for t in range(len(chosen))]
-        display(lookup.lookup_figure(vocabulary, table, token_ids))
+        display(lookup_figures.lookup_view_figure(vocabulary, table, [token_ids]))
 
     return widgets.interactive(show, **dropdowns)
 

@@ -7,6 +7,7 @@ import torch
 from IPython.display import display
 
 from embedding_course import SEED, plotting, positional, rope
+from embedding_course.figures import positional as positional_figures
 
 BASES = (10, 100, 1000, 10000, 100000)
 
@@ -37,13 +38,7 @@ def position_explorer(max_len: int = 100) -> widgets.Widget:
                                 continuous_update=False)
 
     def show(position: int, d_model: int) -> None:
-        table = positional.sinusoidal_encoding(max_len, d_model, device="cpu")
-        similarity = positional.position_similarity(table.double())[position]
-        display(plotting.bar_plot([str(j) if j % 8 == 0 else "" for j in range(d_model)], table[position],
-                                  title=f"PE({position}), d_model = {d_model} (interleaved)",
-                                  xlabel="dimension", ylabel="value"))
-        display(plotting.line_plot(range(max_len), {f"cosine similarity to {position}": similarity},
-                                   title="similarity to every position", xlabel="position"))
+        display(positional_figures.position_explorer_figure(max_len, d_model, positions=[position]))
 
     return widgets.interactive(show, position=position, d_model=d_model)
 

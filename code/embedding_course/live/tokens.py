@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
-from IPython.display import display
 
 from embedding_course import ids
 from embedding_course.tokens import WordVocabulary
@@ -46,19 +45,3 @@ def id_neighbour_explorer(start_id: int = 4937) -> widgets.Widget:
             print(f"{marker} {neighbour_id:>6}  {token}")
 
     return widgets.interactive(show, token_id=slider)
-
-
-def map_explorer() -> widgets.Widget:
-    """Pick two cities: their ID gap next to their distance on the map."""
-    names = ids.city_names()
-    first = widgets.Dropdown(options=names, value="Amsterdam", description="city A")
-    second = widgets.Dropdown(options=names, value="Athens", description="city B")
-
-    def show(city_a: str, city_b: str) -> None:
-        a, b = ids.city_id(city_a), ids.city_id(city_b)
-        km = ids.great_circle_km(ids.CITIES[a], ids.CITIES[b])
-        print(f"IDs {a} and {b}: gap {abs(a - b)}")
-        print(f"distance on the map: {km:,.0f} km")
-        display(ids.map_analogy_figure())
-
-    return widgets.interactive(show, city_a=first, city_b=second)

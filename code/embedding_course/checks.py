@@ -1,0 +1,106 @@
+"""Argument checks shared by every module: one rule, one exception type, one message.
+
+Each check returns the value it accepted, converted (``int`` or ``float``), so a caller
+writes ``dim = checks.whole(dim, "dim")``. The rules:
+
+* a *whole number* is an ``int`` or a NumPy integer (``np.int64(3)`` is fine); ``True``
+  and ``False`` are not numbers here, and neither are ``3.0`` or ``"3"``;
+* a *number* is a whole number or a float (Python or NumPy), and must be finite;
+* a wrong type or a value out of its range raises ``ValueError``; an index outside the
+  rows it points into raises ``IndexError``, like ``list[99]`` does.
+
+Every message reads ``<name> must be <rule>, got <value>``, with an optional hint after it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def _fail(name: str, rule: str, value, hint: str = "") -> ValueError:
+    return ValueError(f"{name} must be {rule}, got {value!r}" + (f" ({hint})" if hint else ""))
+
+
+def is_whole(value) -> bool:
+    """``True`` for an ``int`` or a NumPy integer; ``False`` for a bool and everything else."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def is_number(value) -> bool:
+    """``True`` for a finite int, float or NumPy number; ``False`` for a bool, a string, NaN, inf."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return False
+    return math.isfinite(float(value))
+
+
+def whole(value, name: str, minimum: int = 1, hint: str = "") -> int:
+    """Check that ``value`` is a whole number ``>= minimum``.
+
+    Args:
+        value: the argument to check.
+        name: the argument's name, for the message.
+        minimum: the smallest allowed value (1 for sizes, 0 for counts that may be empty).
+        hint: what the number means, added to the message.
+
+    Returns:
+        ``value`` as an ``int``.
+    """
+    if not is_whole(value) or value < minimum:
+        raise _fail(name, f"a whole number >= {minimum}", value, hint)
+    return int(value)
+
+
+def optional_whole(value, name: str, minimum: int = 1, hint: str = "") -> int | None:
+    """:func:`whole`, or ``None`` when ``value`` is ``None``."""
+    return None if value is None else whole(value, name, minimum, hint)
+
+
+def number(value, name: str, above: float | None = None, hint: str = "") -> float:
+    """Check that ``value`` is a finite number, ``> above`` when ``above`` is given.
+
+    Returns:
+        ``value`` as a ``float``.
+    """
+    if not is_number(value) or (above is not None and not value > above):
+        rule = "a finite number" + (f" > {above:g}" if above is not None else "")
+        raise _fail(name, rule, value, hint)
+    return float(value)
+
+
+def positive(value, name: str, hint: str = "") -> float:
+    """Check that ``value`` is a finite number ``> 0`` (a scale, a rate, a standard deviation)."""
+    return number(value, name, above=0, hint=hint)
+
+
+def optional_positive(value, name: str, hint: str = "") -> float | None:
+    """:func:`positive`, or ``None`` when ``value`` is ``None``."""
+    return None if value is None else positive(value, name, hint)
+
+
+def probability(value, name: str, include_one: bool = False, hint: str = "") -> float:
+    """Check that ``value`` is a probability: in [0, 1) (or [0, 1] with ``include_one``)."""
+    inside = is_number(value) and (0 <= value <= 1 if include_one else 0 <= value < 1)
+    if not inside:
+        raise _fail(name, f"a probability in [0, 1{']' if include_one else ')'}", value, hint)
+    return float(value)
+
+
+def index(value, name: str, size: int, hint: str = "") -> int:
+    """Check that ``value`` is a whole number that picks one of ``size`` rows (0 .. size-1).
+
+    Raises:
+        ValueError: if ``value`` is not a whole number.
+        IndexError: if it is one, but outside ``0 .. size - 1``.
+    """
+    if not is_whole(value):
+        raise _fail(name, "a whole number", value, hint)
+    if not 0 <= value < size:
+        raise IndexError(f"{name} {value} is outside 0..{size - 1}" + (f" ({hint})" if hint else ""))
+    return int(value)
+
+
+def optional_index(value, name: str, size: int, hint: str = "") -> int | None:
+    """:func:`index`, or ``None`` when ``value`` is ``None`` (e.g. no padding row)."""
+    return None if value is None else index(value, name, size, hint)
