@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from embedding_course import positional
+from embedding_course import checks, positional
 
 VARIANTS = ("paper", "halves", "tensor2tensor", "fairseq", "ddpm", "stable_diffusion")
 """The variants compared on the page, in the order of its table."""
@@ -37,8 +37,7 @@ FAIRSEQ_PADDING_IDX = 1
 # ---------------------------------------------------------------- argument checks
 
 def _check_width(d_model, smallest: int = 2) -> None:
-    if isinstance(d_model, bool) or not isinstance(d_model, (int, np.integer)) or d_model < smallest:
-        raise ValueError(f"d_model must be a whole number of at least {smallest}, got {d_model!r}")
+    checks.whole(d_model, "d_model", minimum=smallest, hint="the width of each vector")
 
 
 def _as_positions(positions, name: str = "positions") -> torch.Tensor:
@@ -144,7 +143,7 @@ def fairseq_table(num_embeddings: int, d_model: int,
     Returns:
         Tensor of shape (num_embeddings, d_model), float64; row p is position p.
     """
-    positional._check_whole(num_embeddings, "num_embeddings", "a positive whole number of rows")
+    checks.whole(num_embeddings, "num_embeddings", hint="the number of rows")
     _check_width(d_model, 4)
     half = d_model // 2
     step = math.log(10000) / (half - 1)
@@ -208,7 +207,7 @@ def variant_encoding(name: str, length: int, d_model: int) -> torch.Tensor:
     """
     if name not in VARIANTS:
         raise ValueError(f"name must be one of {VARIANTS}, got {name!r}")
-    positional._check_whole(length, "length", "a positive whole number of tokens")
+    checks.whole(length, "length", hint="the number of tokens")
     positions = torch.arange(length)
     if name == "paper":
         return paper_encoding(positions, d_model)
