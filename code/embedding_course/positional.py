@@ -252,6 +252,28 @@ def rotation_error(max_len: int, d_model: int, offset: int, base: float = 10000.
     return float((table[offset:] - rotated).abs().max())
 
 
+def position_scores(table: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """The position-position part of attention scores: ``PE(p)^T W PE(q)`` for every p, q.
+
+    With ``W = W_q W_k^T`` this is one of the four terms of the score between
+    ``x_p + PE(p)`` and ``x_q + PE(q)``. It depends on ``p - q`` alone only when ``W``
+    commutes with every rotation ``R_k`` (the identity does; a random matrix does not).
+
+    Args:
+        table: (T, C) position vectors.
+        weight: (C, C) matrix.
+
+    Returns:
+        Tensor of shape (T, T), float64.
+    """
+    table = torch.as_tensor(table).detach().to("cpu", torch.float64)
+    weight = torch.as_tensor(weight).detach().to("cpu", torch.float64)
+    if table.ndim != 2 or weight.shape != (table.shape[1], table.shape[1]):
+        raise ValueError(f"need a (T, C) table and a (C, C) weight, got {tuple(table.shape)} "
+                         f"and {tuple(weight.shape)}")
+    return table @ weight @ table.T  # (T, T)
+
+
 def position_similarity(table: torch.Tensor, kind: str = "cosine") -> torch.Tensor:
     """How alike every pair of positions is: ``table @ table.T`` (``"dot"``) or its cosine.
 

@@ -390,10 +390,10 @@ def comparison_markdown(summaries: list[VariantSummary], lengths: list[int]) -> 
                          f"got {len(summaries)} lists for {len(lengths)} lengths")
     d_model = summaries[0][0].d_model
     header = ["source", "layout", "frequency of pair i", f"last wavelength (d = {d_model})"]
-    header += [f"largest difference, {n:,} positions" for n in lengths]
+    header += [f"largest difference from the paper, {n:,} positions" for n in lengths]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row, first in enumerate(summaries[0]):
-        cells = [first.source, first.layout, f"${first.frequency_rule}$".replace("ln", r"\ln "),
+        cells = [first.source, first.layout, f"`{first.frequency_rule}`",
                  f"{first.last_wavelength:,.0f}"]
         cells += [f"{group[row].best_difference:.2f}" for group in summaries]
         lines.append("| " + " | ".join(cells) + " |")

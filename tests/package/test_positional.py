@@ -370,3 +370,19 @@ def test_longest_wavelength_grows_with_the_width():
     assert longest[8] == pytest.approx(1000)
     assert round(longest[64]) == 7499
     assert round(longest[512]) == 9647
+
+
+def test_position_scores_depend_on_the_offset_only_when_the_weight_commutes_with_rotations():
+    table = positional.sinusoidal_encoding(40, 16, device="cpu", dtype=torch.float64)  # (40, 16)
+    generator = torch.Generator().manual_seed(0)
+    identity = positional.position_scores(table, torch.eye(16))
+    assert positional.toeplitz_deviation(identity) < 1e-12
+    scale = torch.rand(8, generator=generator, dtype=torch.float64) + 0.5
+    angle = torch.rand(8, generator=generator)
+    blocks = [s * torch.tensor([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]], dtype=torch.float64)
+              for s, a in zip(scale.tolist(), angle.tolist(), strict=True)]  # scaled 2-D rotations commute
+    assert positional.toeplitz_deviation(positional.position_scores(table, torch.block_diag(*blocks))) < 1e-12
+    learned = torch.randn(16, 16, generator=generator, dtype=torch.float64) / 4
+    assert positional.toeplitz_deviation(positional.position_scores(table, learned)) > 1.0
+    with pytest.raises(ValueError, match="weight"):
+        positional.position_scores(table, torch.eye(8))
