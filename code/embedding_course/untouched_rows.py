@@ -137,7 +137,8 @@ def histories_table(histories: Sequence[RowHistory], steps: int) -> str:
     if not histories:
         raise ValueError("histories is empty; run compare_settings first")
     headers = ["setting", "unseen row: gradient norm (step 1)",
-               f"unseen row: norm after {steps} steps / before", "padding row: gradient norm (step 1)", f"padding row: largest entry after {steps} steps"]
+               f"unseen row: norm after {steps} steps / before", "padding row: gradient norm (step 1)",
+               f"padding row: largest entry after {steps} steps"]
     rows = [[h.setting, f"{h.unseen_grad_norm:.3f}", f"{h.unseen_norm_ratio:.3f}",
              f"{h.pad_grad_norm:.3f}", f"{h.pad_max:.3f}"] for h in histories]
     return markdown_table(headers, rows)
