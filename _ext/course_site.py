@@ -6,8 +6,8 @@
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
 * The footer says which device and which PyTorch version built the pages.
-* Page execution is watched: the notebook client waits for the kernel in short slices
-  (``kernel_polling.py``), and its own warnings fail the strict build.
+* Page execution is watched: the notebook client's own warnings fail the strict build. (Its
+  kernel polling is patched by a separate extension, ``kernel_polling.py``.)
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import os
 import shutil
 from pathlib import Path
 
-import kernel_polling
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
@@ -144,7 +143,6 @@ def _watch_notebook_client() -> None:
 
 
 def setup(app):
-    kernel_polling.install()
     _watch_notebook_client()
     app.connect("config-inited", on_config_inited)
     app.connect("html-page-context", on_page_context)

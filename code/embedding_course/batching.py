@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import torch
 
+from embedding_course import checks
 from embedding_course.tokens import PAD, WordVocabulary
 
 
@@ -80,8 +81,7 @@ def encode_batch(
         texts = [texts]
     if len(texts) == 0:
         raise ValueError("texts is empty; give at least one text to encode")
-    if max_len is not None and (isinstance(max_len, bool) or not isinstance(max_len, int) or max_len <= 0):
-        raise ValueError(f"max_len must be a positive whole number or None, got {max_len!r}")
+    max_len = checks.optional_whole(max_len, "max_len", hint="or None to keep every token")
     sequences, truncated = [], []
     for index, text in enumerate(texts):
         if not isinstance(text, str):

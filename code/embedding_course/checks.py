@@ -6,6 +6,8 @@ writes ``dim = checks.whole(dim, "dim")``. The rules:
 * a *whole number* is an ``int`` or a NumPy integer (``np.int64(3)`` is fine); ``True``
   and ``False`` are not numbers here, and neither are ``3.0`` or ``"3"``;
 * a *number* is a whole number or a float (Python or NumPy), and must be finite;
+* an *array* is anything :func:`~embedding_course.device.to_numpy` reads (a list, an array,
+  a tensor on any device, with or without a gradient), non-empty, of the expected rank;
 * a wrong type or a value out of its range raises ``ValueError``; an index outside the
   rows it points into raises ``IndexError``, like ``list[99]`` does.
 
@@ -17,6 +19,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from embedding_course.device import to_numpy
 
 
 def _fail(name: str, rule: str, value, hint: str = "") -> ValueError:
@@ -87,20 +91,57 @@ def probability(value, name: str, include_one: bool = False, hint: str = "") -> 
     return float(value)
 
 
-def index(value, name: str, size: int, hint: str = "") -> int:
+def index(value, name: str, size: int, of: str = "the valid range") -> int:
     """Check that ``value`` is a whole number that picks one of ``size`` rows (0 .. size-1).
+
+    Args:
+        of: what the rows are, for the message: ``"the vocabulary"``, ``"the table"``.
 
     Raises:
         ValueError: if ``value`` is not a whole number.
         IndexError: if it is one, but outside ``0 .. size - 1``.
     """
     if not is_whole(value):
-        raise _fail(name, "a whole number", value, hint)
+        raise _fail(name, "a whole number", value)
     if not 0 <= value < size:
-        raise IndexError(f"{name} {value} is outside 0..{size - 1}" + (f" ({hint})" if hint else ""))
+        raise IndexError(f"{name} {value} is outside {of} (0..{size - 1})")
     return int(value)
 
 
-def optional_index(value, name: str, size: int, hint: str = "") -> int | None:
+def optional_index(value, name: str, size: int, of: str = "the valid range") -> int | None:
     """:func:`index`, or ``None`` when ``value`` is ``None`` (e.g. no padding row)."""
-    return None if value is None else index(value, name, size, hint)
+    return None if value is None else index(value, name, size, of)
+
+
+def array(values, name: str, ndim: int | None = None, keep_float32: bool = False,
+          finite: bool = False) -> np.ndarray:
+    """Check that ``values`` is a non-empty array of numbers (of rank ``ndim``) and return it.
+
+    Args:
+        values: a list, a NumPy array or a tensor (read with ``device.to_numpy``).
+        name: the argument's name, for the message.
+        ndim: the required number of axes, or ``None`` for any.
+        keep_float32: keep a float32 array as it is (a large table need not be copied to
+            float64); otherwise the result is float64.
+        finite: also reject NaN and infinite values.
+
+    Returns:
+        A float NumPy array.
+    """
+    result = to_numpy(values)
+    if result.dtype.kind not in "biuf":  # bool, int, unsigned, float
+        raise ValueError(f"{name} must hold numbers, got dtype {result.dtype}")
+    if not (keep_float32 and np.issubdtype(result.dtype, np.floating)):
+        result = result.astype(np.float64)
+    if result.size == 0 or (ndim is not None and result.ndim != ndim):
+        rank = f"{ndim}-D " if ndim is not None else ""
+        raise ValueError(f"{name} must be a non-empty {rank}array, got shape {result.shape}")
+    if finite and not np.all(np.isfinite(result)):
+        raise ValueError(f"{name} holds NaN or infinite values")
+    return result
+
+
+def vectors(values, name: str, ndim: int = 2) -> np.ndarray:
+    """Embedding vectors: :func:`array` with finite values, float32 kept (one vector per row if 2-D)."""
+    return array(values, name, ndim, keep_float32=True, finite=True)
+

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from embedding_course import projection, similarity
+from embedding_course import checks, projection, similarity
 from embedding_course.pretrained import GLOVE_PACKAGE, GLOVE_PIP_NAME, package_folder
 from embedding_course.tables import markdown_table
 
@@ -85,12 +85,6 @@ def _check_word(word, name: str = "word") -> str:
     if not word.strip():
         raise ValueError(f"{name} is empty; give a word such as 'king'")
     return word
-
-
-def _check_k(k) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
-    return int(k)
 
 
 class WordVectors:
@@ -197,12 +191,12 @@ class WordVectors:
         Returns:
             A list of :class:`Neighbour` (word, score), most similar first.
         """
-        k = _check_k(k)
+        k = checks.whole(k, "k")
         if isinstance(query, str):
             query_vector = self.vector(query)
             excluded = [query] if exclude is None else list(exclude)
         else:
-            query_vector = similarity.as_vector(query, "query")
+            query_vector = checks.vectors(query, "query", ndim=1)
             excluded = [] if exclude is None else list(exclude)
         exclude_rows = self.rows(excluded) if excluded else np.zeros(0, dtype=np.int64)
         scores = similarity.cosine_scores(self.table, query_vector, self.norms)  # (V,)
@@ -212,16 +206,16 @@ class WordVectors:
     def neighbours_of_many(self, words: Sequence[str], k: int = 10,
                            chunk: int = 32) -> dict[str, list[Neighbour]]:
         """:meth:`neighbours` for many words at once (one matrix product per chunk of words)."""
-        k = _check_k(k)
+        k, chunk = checks.whole(k, "k"), checks.whole(chunk, "chunk")
         query_rows = self.rows(words)
         results: dict[str, list[Neighbour]] = {}
         norms = np.maximum(self.norms, np.finfo(np.float32).tiny)
         table = np.asarray(self.table)  # (V, d), a view of the memory map
         for start in range(0, len(query_rows), chunk):
-            rows = query_rows[start:start + chunk]
-            scores = (table[rows] @ table.T) / (norms[rows][:, None] * norms[None, :])  # (C, V)
+            rows = query_rows[start:start + chunk]  # the words of this chunk: n <= chunk of them
+            scores = (table[rows] @ table.T) / (norms[rows][:, None] * norms[None, :])  # (n, V)
             scores[np.arange(len(rows)), rows] = -np.inf  # a word is not its own neighbour
-            candidates = np.argpartition(-scores, k - 1, axis=1)[:, :k]  # (C, k), unordered
+            candidates = np.argpartition(-scores, k - 1, axis=1)[:, :k]  # (n, k), unordered
             for row, row_scores, best in zip(rows, scores, candidates, strict=True):
                 best = best[np.lexsort((best, -row_scores[best]))]  # by score, ties by row
                 results[self.words[row]] = [Neighbour(self.words[r], float(row_scores[r])) for r in best]
@@ -388,8 +382,7 @@ def curated_words(groups: dict[str, Sequence[str]] | None = None,
 def sample_groups(names: Sequence[str], per_group: int,
                   groups: dict[str, Sequence[str]] | None = None) -> tuple[list[str], list[str]]:
     """The first ``per_group`` words of each chosen group (for small heatmaps)."""
-    if isinstance(per_group, bool) or not isinstance(per_group, int) or per_group < 1:
-        raise ValueError(f"per_group must be a whole number >= 1, got {per_group!r}")
+    per_group = checks.whole(per_group, "per_group")
     groups = WORD_GROUPS if groups is None else groups
     for name in names:
         if name not in groups:

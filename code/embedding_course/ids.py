@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
-from embedding_course import plotting
+from embedding_course import checks, plotting
 from embedding_course.device import to_numpy
 from embedding_course.tables import html_table
 
@@ -149,12 +149,8 @@ def id_neighbours(token_id: int, span: int = 3, tokenizer=None) -> list[tuple[in
 
         tokenizer = wordpiece_tokenizer()
     size = tokenizer.get_vocab_size()
-    if isinstance(token_id, bool) or not isinstance(token_id, (int, np.integer)):
-        raise ValueError(f"token_id must be a whole number, got {token_id!r}")
-    if not 0 <= token_id < size:
-        raise IndexError(f"token id {token_id} is outside the vocabulary (0..{size - 1})")
-    if isinstance(span, bool) or not isinstance(span, int) or span < 0:
-        raise ValueError(f"span must be a whole number >= 0, got {span!r}")
+    token_id = checks.index(token_id, "token_id", size, of="the vocabulary")
+    span = checks.whole(span, "span", minimum=0)
     low, high = max(0, token_id - span), min(size - 1, token_id + span)
     return [(i, tokenizer.id_to_token(i)) for i in range(low, high + 1)]
 
@@ -172,7 +168,7 @@ def id_vs_vector_rows(anchor: str, others: Sequence[str], tokenizer=None,
     Returns:
         One ``(word, id, |id - anchor id|, cosine similarity to the anchor)`` per word of ``others``.
     """
-    from embedding_course.one_hot import cosine_similarity_matrix
+    from embedding_course.similarity import cosine_similarity_matrix
 
     if tokenizer is None or table is None:
         from embedding_course import pretrained
@@ -193,7 +189,7 @@ def id_vs_vector_rows(anchor: str, others: Sequence[str], tokenizer=None,
     if table.ndim != 2 or table.shape[0] <= max(token_ids):
         raise ValueError(f"table must have shape (vocab_size, dim) with a row for id {max(token_ids)}, "
                          f"got shape {table.shape}")
-    similarity = cosine_similarity_matrix(table[token_ids])[0]  # (1 + len(others),)
+    similarity = cosine_similarity_matrix(table[token_ids].astype(np.float64))[0]  # (1 + len(others),)
     return [(word, token_id, abs(token_id - token_ids[0]), float(similarity[i]))
             for i, (word, token_id) in enumerate(zip(words, token_ids, strict=True)) if i > 0]
 

@@ -35,7 +35,8 @@ class NumpyEmbedding:
     def __init__(self, vocab_size: int, dim: int, seed: int = SEED, padding_idx: int | None = None):
         self.vocab_size = checks.whole(vocab_size, "vocab_size")
         self.dim = checks.whole(dim, "dim", hint="the width C")
-        self.padding_idx = checks.optional_index(padding_idx, "padding_idx", self.vocab_size)
+        self.padding_idx = checks.optional_index(padding_idx, "padding_idx", self.vocab_size,
+                                                 "the vocabulary")
         rng = np.random.default_rng(seed)
         self.weight = rng.standard_normal((self.vocab_size, self.dim)).astype(np.float32)  # (V, C)
         if self.padding_idx is not None:
@@ -80,7 +81,7 @@ def make_embedding(vocab_size: int, dim: int, padding_idx: int | None = None, se
     The global torch random state is left alone, so the result depends only on ``seed``.
     """
     vocab_size, dim = checks.whole(vocab_size, "vocab_size"), checks.whole(dim, "dim", hint="the width C")
-    padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size)
+    padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size, "the vocabulary")
     generator = torch.Generator().manual_seed(seed)
     weight = torch.randn(vocab_size, dim, generator=generator)  # (V, C)
     embedding = nn.Embedding(vocab_size, dim, padding_idx=padding_idx, _weight=weight)
@@ -102,7 +103,7 @@ def embedding_from_table(table, padding_idx: int | None = None, device=None) -> 
     if weight.ndim != 2 or weight.numel() == 0:
         raise ValueError(f"table must be a non-empty 2-D array (vocab_size, dim), "
                          f"got shape {tuple(weight.shape)}")
-    padding_idx = checks.optional_index(padding_idx, "padding_idx", weight.shape[0])
+    padding_idx = checks.optional_index(padding_idx, "padding_idx", weight.shape[0], "the vocabulary")
     embedding = nn.Embedding.from_pretrained(weight, freeze=False, padding_idx=padding_idx)
     return embedding.to(pick_device() if device is None else device)
 

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 
 from embedding_course import checks, plotting
 from embedding_course.device import to_numpy
+from embedding_course.similarity import cosine_similarity_matrix
 
 BYTES_PER_NUMBER = {"fp32": 4, "bf16": 2, "int8": 1}
 """Bytes for one number in each storage format."""
@@ -43,10 +44,8 @@ def check_token_ids(ids, vocab_size) -> np.ndarray:
         IndexError: an ID that is negative or not below ``vocab_size``.
     """
     vocab_size = checks.whole(vocab_size, "vocab_size")
-    if isinstance(ids, torch.Tensor):
-        ids = ids.detach().cpu().numpy()
     try:
-        array = np.asarray(ids)
+        array = to_numpy(ids)
     except ValueError as error:  # ragged nested lists
         raise ValueError(f"token ids must form a rectangular array (equal-length rows): {error}") from None
     if array.size == 0:
@@ -120,30 +119,9 @@ def lookup_by_product(ids, table) -> np.ndarray:
     return one_hot(ids, table.shape[0]).astype(table.dtype) @ table  # (..., V) @ (V, C) -> (..., C)
 
 
-def cosine_similarity_matrix(vectors) -> np.ndarray:
-    """Cosine similarity of every pair of rows: (N, C) -> (N, N).
-
-    Raises:
-        ValueError: if ``vectors`` is not 2-D, is empty or holds a zero row.
-    """
-    vectors = np.asarray(vectors.detach().cpu() if isinstance(vectors, torch.Tensor) else vectors,
-                         dtype=np.float64)
-    if vectors.ndim != 2 or vectors.size == 0:
-        raise ValueError(f"vectors must be a non-empty 2-D array (N, C), got shape {vectors.shape}")
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)  # (N, 1)
-    if np.any(norms == 0):
-        row = int(np.flatnonzero(norms[:, 0] == 0)[0])
-        raise ValueError(f"row {row} is all zeros; cosine similarity is undefined for a zero vector")
-    unit = vectors / norms
-    return unit @ unit.T  # (N, N)
-
-
 def distance_matrix(vectors) -> np.ndarray:
     """Euclidean distance between every pair of rows: (N, C) -> (N, N)."""
-    vectors = np.asarray(vectors.detach().cpu() if isinstance(vectors, torch.Tensor) else vectors,
-                         dtype=np.float64)
-    if vectors.ndim != 2 or vectors.size == 0:
-        raise ValueError(f"vectors must be a non-empty 2-D array (N, C), got shape {vectors.shape}")
+    vectors = checks.array(vectors, "vectors", ndim=2)  # float64
     differences = vectors[:, None, :] - vectors[None, :, :]  # (N, N, C)
     return np.sqrt((differences ** 2).sum(axis=-1))
 
@@ -232,7 +210,7 @@ def similarity_figure(tokens: Sequence[str], vectors) -> Figure:
     if len(tokens) != len(vectors):
         raise ValueError(f"{len(tokens)} token labels for {len(vectors)} vectors; give one per vector")
     panels = [
-        ("cosine similarity", cosine_similarity_matrix(vectors), (0.0, 1.0)),
+        ("cosine similarity", cosine_similarity_matrix(checks.array(vectors, "vectors")), (0.0, 1.0)),
         ("Euclidean distance", distance_matrix(vectors), (0.0, 2.0)),
     ]
     figure = Figure(figsize=(9.0, 4.0), dpi=110, layout="constrained")

@@ -66,7 +66,7 @@ class InputEmbedding(nn.Module):
         if positions not in POSITION_KINDS:
             raise ValueError(f"positions must be one of {POSITION_KINDS} (or None), got {positions!r}")
         dropout = checks.probability(dropout, "dropout")
-        padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size)
+        padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size, of="the vocabulary")
         init_std = checks.optional_positive(init_std, "init_std", hint="or None for PyTorch's N(0, 1)")
 
         self.vocab_size, self.d_model, self.max_len = vocab_size, d_model, max_len

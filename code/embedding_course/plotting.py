@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 from matplotlib.figure import Figure
 
-from embedding_course import web  # noqa: F401 - on the static site, switches Plotly to its renderer
+from embedding_course import checks, web  # noqa: F401 - web: on the static site, Plotly uses its renderer
 
 # Colour maps: a diverging one centred on zero for signed values (encodings, weights),
 # a sequential one for values that only grow (norms, counts, memory).
@@ -27,18 +27,6 @@ PLOTLY_SEQUENTIAL = "Viridis"
 PALETTE = ["#2b6cb0", "#dd6b20", "#2f855a", "#c53030", "#6b46c1", "#b7791f", "#319795", "#d53f8c"]
 
 _FONT = dict(family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", size=13)
-
-
-def as_array(values, name: str = "values", ndim: int | None = None) -> np.ndarray:
-    """Turn a tensor, list or array into a float NumPy array, checking its rank."""
-    if hasattr(values, "detach"):
-        values = values.detach().cpu().numpy()
-    array = np.asarray(values, dtype=float)
-    if array.size == 0:
-        raise ValueError(f"{name} is empty; there is nothing to plot")
-    if ndim is not None and array.ndim != ndim:
-        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {array.shape}")
-    return array
 
 
 def figure_png(figure: Figure) -> bytes:
@@ -88,7 +76,7 @@ def symmetric_limit(matrix: np.ndarray, quantile: float = 1.0) -> float:
 
 def compact(values) -> np.ndarray:
     """Figure data as float32: plenty for a plot, half the page weight of float64."""
-    return as_array(values).astype(np.float32)
+    return checks.array(values, "values").astype(np.float32)
 
 
 def annotate_cells(axes, image, matrix: np.ndarray, diverging: bool) -> None:
@@ -125,7 +113,7 @@ def heatmap(
     Returns:
         The matplotlib ``Figure``.
     """
-    matrix = as_array(matrix, "matrix", ndim=2)
+    matrix = checks.array(matrix, "matrix", ndim=2)
     figure = _new_figure(*size)
     axes = figure.add_subplot()
     if limits is None and diverging:
@@ -168,13 +156,13 @@ def line_plot(
     size: tuple[float, float] = (7.0, 3.8),
 ) -> Figure:
     """A static plot of one or more named series against a shared x axis."""
-    x = as_array(x, "x", ndim=1)
+    x = checks.array(x, "x", ndim=1)
     if not series:
         raise ValueError("series is empty; give at least one name -> values pair")
     figure = _new_figure(*size)
     axes = figure.add_subplot()
     for index, (name, values) in enumerate(series.items()):
-        values = as_array(values, f"series {name!r}", ndim=1)
+        values = checks.array(values, f"series {name!r}", ndim=1)
         if values.shape != x.shape:
             raise ValueError(f"series {name!r} has {values.shape[0]} values but x has {x.shape[0]}")
         axes.plot(x, values, label=name, color=PALETTE[index % len(PALETTE)],
@@ -203,7 +191,7 @@ def bar_plot(
     size: tuple[float, float] = (7.0, 3.5),
 ) -> Figure:
     """A static bar chart; bars whose index is in ``highlight`` get the accent colour."""
-    values = as_array(values, "values", ndim=1)
+    values = checks.array(values, "values", ndim=1)
     if len(labels) != len(values):
         raise ValueError(f"{len(labels)} labels for {len(values)} values; give one label per bar")
     figure = _new_figure(*size)
@@ -268,7 +256,7 @@ def heatmap_panels(
     axes_grid = figure.subplots(rows, columns, squeeze=False)
     for index, (matrix, title) in enumerate(zip(matrices, titles, strict=True)):
         axes = axes_grid[index // columns][index % columns]
-        matrix = as_array(matrix, f"matrix {index}", ndim=2)
+        matrix = checks.array(matrix, f"matrix {index}", ndim=2)
         panel = panel_limits[index]
         if panel is None and flags[index]:
             limit = symmetric_limit(matrix, robust or 1.0)
@@ -331,7 +319,7 @@ def heatmap_trace(
     visible: bool = True,
 ) -> go.Heatmap:
     """A Plotly heatmap trace of a 2-D array (a diverging map is centred on 0)."""
-    matrix = as_array(matrix, "matrix", ndim=2)
+    matrix = checks.array(matrix, "matrix", ndim=2)
     if limits is None and diverging:
         limit = symmetric_limit(matrix)
         limits = (-limit, limit)

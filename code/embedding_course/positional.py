@@ -27,6 +27,7 @@ from torch import nn
 
 from embedding_course import checks
 from embedding_course.device import pick_device
+from embedding_course.similarity import cosine_similarity_matrix
 
 LAYOUTS = ("interleaved", "halves")
 LAYOUT_NAMES = {
@@ -279,20 +280,20 @@ def position_similarity(table: torch.Tensor, kind: str = "cosine") -> torch.Tens
 
     Args:
         table: (T, C) position vectors, any kind (sinusoidal or learned).
-        kind: ``"cosine"`` or ``"dot"``.
+        kind: ``"cosine"`` (``similarity.cosine_similarity_matrix``, in float64; a zero row
+            is an error) or ``"dot"`` (in the table's own dtype and device).
 
     Returns:
         Tensor of shape (T, T).
     """
+    if kind not in ("cosine", "dot"):
+        raise ValueError(f"kind must be 'cosine' or 'dot', got {kind!r}")
+    if kind == "cosine":
+        return torch.from_numpy(cosine_similarity_matrix(checks.array(table, "table", ndim=2)))
     table = torch.as_tensor(table).detach()
     if table.ndim != 2 or table.numel() == 0:
-        raise ValueError(f"table must be a non-empty (positions, d_model) matrix, got {tuple(table.shape)}")
-    if kind == "dot":
-        return table @ table.T
-    if kind == "cosine":
-        unit = table / table.norm(dim=1, keepdim=True).clamp_min(1e-12)
-        return unit @ unit.T
-    raise ValueError(f"kind must be 'cosine' or 'dot', got {kind!r}")
+        raise ValueError(f"table must be a non-empty 2-D array, got shape {tuple(table.shape)}")
+    return table @ table.T
 
 
 def toeplitz_deviation(matrix: torch.Tensor) -> float:
@@ -488,7 +489,7 @@ def similarity_profiles(tables: Mapping[str, torch.Tensor], position: int) -> di
         table = torch.as_tensor(table, dtype=torch.float64)
         if not 0 <= position < table.shape[0]:
             raise IndexError(f"position {position} is outside table {name!r} (0..{table.shape[0] - 1})")
-        profiles[name] = position_similarity(table)[position].cpu().numpy()
+        profiles[name] = position_similarity(table)[position].numpy()
     return profiles
 
 

@@ -22,8 +22,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from embedding_course import plotting
-from embedding_course.similarity import as_matrix
+from embedding_course import checks, plotting
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class PCA:
 
     def transform(self, points) -> np.ndarray:
         """The coordinates of ``points`` (N, d) along the components, shape (N, k)."""
-        points = as_matrix(points, "points")
+        points = checks.vectors(points, "points")
         if points.shape[1] != self.mean.shape[0]:
             raise ValueError(f"points have {points.shape[1]} dimensions but the PCA was fitted on "
                              f"{self.mean.shape[0]}")
@@ -72,13 +71,12 @@ def fit_pca(points, n_components: int = 2) -> PCA:
     Returns:
         A :class:`PCA`. Signs are fixed: the largest-magnitude entry of each component is positive.
     """
-    points = as_matrix(points, "points").astype(np.float64)  # (N, d)
+    points = checks.vectors(points, "points").astype(np.float64)  # (N, d)
     count, dim = points.shape
     if count < 2:
         raise ValueError(f"PCA needs at least 2 points, got {count}")
-    if isinstance(n_components, bool) or not isinstance(n_components, (int, np.integer)):
-        raise ValueError(f"n_components must be a whole number, got {n_components!r}")
-    if not 1 <= n_components <= min(count, dim):
+    n_components = checks.whole(n_components, "n_components")
+    if not n_components <= min(count, dim):
         raise ValueError(f"n_components must be in 1..{min(count, dim)} for {count} points of "
                          f"dimension {dim}, got {n_components}")
     mean = points.mean(axis=0)  # (d,)
@@ -174,7 +172,7 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
         pca: the fitted PCA, to write the explained variance on the axes.
         show_text: write each word next to its point (hover works either way).
     """
-    coords = as_matrix(coords, "coords")
+    coords = checks.vectors(coords, "coords")
     if coords.shape[1] not in (2, 3):
         raise ValueError(f"coords must have 2 or 3 columns, got {coords.shape[1]}")
     _check_labels(coords, words, groups)
@@ -209,7 +207,7 @@ def snapshot_coordinates(snapshots: Sequence, basis: str = "final") -> tuple[lis
     """
     if len(snapshots) == 0:
         raise ValueError("snapshots is empty; give at least one (N, d) array")
-    arrays = [as_matrix(s, f"snapshot {i}") for i, s in enumerate(snapshots)]
+    arrays = [checks.vectors(s, f"snapshot {i}") for i, s in enumerate(snapshots)]
     if len({a.shape for a in arrays}) != 1:
         raise ValueError(f"every snapshot needs the same shape, got {sorted({a.shape for a in arrays})}")
     if basis == "final":
@@ -283,7 +281,7 @@ def neighbour_explorer_figure(
         start: the word shown first (default: the first word).
         dim: the length of the full vectors, named in the neighbours panel's title.
     """
-    coords = as_matrix(coords, "coords")
+    coords = checks.vectors(coords, "coords")
     if coords.shape[1] != 2:
         raise ValueError(f"coords must have 2 columns, got {coords.shape[1]}")
     _check_labels(coords, words, groups)

@@ -2,7 +2,18 @@
 
 cos(u, v) = u . v / (|u| |v|) lies in [-1, 1]: 1 for vectors pointing the same way,
 0 for perpendicular ones, -1 for opposite ones. Everything here is plain NumPy and
-vectorised, so one query against 400,000 rows is a single matrix-vector product.
+vectorised, so one query against 400,000 rows is a single matrix-vector product. This is
+the package's one cosine similarity: other modules (one-hot vectors, position tables, the
+toy training run) call :func:`cosine_similarity_matrix`.
+
+The zero-vector rule: a zero vector has no direction, so its cosine is undefined.
+
+* Vectors the caller chose (the rows given to :func:`cosine_similarity_matrix`, ``u`` and
+  ``v``, a query, a direction) must not be zero: a ``ValueError`` names the zero row.
+* Rows of a large table searched by :func:`cosine_scores` score 0 when they are zero
+  (nothing is like a vector that points nowhere), so one empty row cannot stop a search.
+
+Float32 input is computed in float32 (a large table is not copied); anything else in float64.
 """
 
 from __future__ import annotations
@@ -11,49 +22,18 @@ from collections.abc import Iterable
 
 import numpy as np
 
-
-def as_matrix(vectors, name: str = "vectors") -> np.ndarray:
-    """Check that ``vectors`` is a non-empty, finite 2-D array (rows are vectors) and return it.
-
-    Tensors are moved to the CPU; the dtype is kept when it is floating (float32 stays float32).
-    """
-    if hasattr(vectors, "detach"):
-        vectors = vectors.detach().cpu().numpy()
-    matrix = np.asarray(vectors)
-    if not np.issubdtype(matrix.dtype, np.floating):
-        matrix = matrix.astype(np.float64)
-    if matrix.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (one vector per row), got shape {matrix.shape}")
-    if matrix.shape[0] == 0 or matrix.shape[1] == 0:
-        raise ValueError(f"{name} is empty (shape {matrix.shape}); give at least one vector of length >= 1")
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError(f"{name} holds NaN or infinite values")
-    return matrix
-
-
-def as_vector(vector, name: str = "vector") -> np.ndarray:
-    """Check that ``vector`` is a non-empty, finite 1-D array and return it."""
-    if hasattr(vector, "detach"):
-        vector = vector.detach().cpu().numpy()
-    array = np.asarray(vector)
-    if not np.issubdtype(array.dtype, np.floating):
-        array = array.astype(np.float64)
-    if array.ndim != 1 or array.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} holds NaN or infinite values")
-    return array
+from embedding_course import checks
 
 
 def row_norms(vectors) -> np.ndarray:
     """The Euclidean length of every row, shape (N,)."""
-    matrix = as_matrix(vectors)
+    matrix = checks.vectors(vectors, "vectors")
     return np.sqrt(np.einsum("nd,nd->n", matrix, matrix, dtype=np.float64)).astype(matrix.dtype)
 
 
 def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
     """Each row divided by its length, so every row has length 1. A zero row is an error."""
-    matrix = as_matrix(vectors, name)
+    matrix = checks.vectors(vectors, name)
     norms = row_norms(matrix)
     zero = np.flatnonzero(norms == 0)
     if zero.size:
@@ -63,7 +43,7 @@ def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
 
 def cosine_similarity(u, v) -> float:
     """The cosine of the angle between two vectors of the same length."""
-    u, v = as_vector(u, "u"), as_vector(v, "v")
+    u, v = checks.vectors(u, "u", ndim=1), checks.vectors(v, "v", ndim=1)
     if u.shape != v.shape:
         raise ValueError(f"u has length {u.shape[0]} but v has length {v.shape[0]}; they must match")
     length = float(np.linalg.norm(u)) * float(np.linalg.norm(v))
@@ -102,7 +82,7 @@ def cosine_scores(table, query, table_norms=None) -> np.ndarray:
     Returns:
         Array of shape (V,).
     """
-    query = as_vector(query, "query")
+    query = checks.vectors(query, "query", ndim=1)
     if getattr(table, "ndim", None) != 2:
         raise ValueError(f"table must be 2-D (one vector per row), got shape {np.shape(table)}")
     if table.shape[1] != query.shape[0]:
@@ -128,9 +108,8 @@ def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:
     Returns:
         Integer array of shape (min(k, available),).
     """
-    scores = as_vector(scores, "scores")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+    scores = checks.vectors(scores, "scores", ndim=1)
+    k = checks.whole(k, "k")
     excluded = np.fromiter((int(i) for i in exclude), dtype=np.int64)
     if excluded.size and (excluded.min() < 0 or excluded.max() >= scores.shape[0]):
         raise IndexError(f"exclude holds an index outside 0..{scores.shape[0] - 1}")
@@ -156,7 +135,7 @@ def direction_scores(vectors, direction) -> np.ndarray:
     negative end; 0 means the row is perpendicular to it.
     """
     matrix = unit_rows(vectors, "vectors")  # (N, d)
-    direction = as_vector(direction, "direction")
+    direction = checks.vectors(direction, "direction", ndim=1)
     if direction.shape[0] != matrix.shape[1]:
         raise ValueError(f"direction has {direction.shape[0]} dimensions but vectors have {matrix.shape[1]}")
     length = float(np.linalg.norm(direction))

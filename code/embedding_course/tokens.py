@@ -10,6 +10,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from embedding_course import checks
+
 PAD = "<pad>"
 UNK = "<unk>"
 SPECIAL_TOKENS = (PAD, UNK)
@@ -53,8 +55,7 @@ class WordVocabulary:
             texts = [texts]
         if len(texts) == 0:
             raise ValueError("texts is empty; give at least one sentence to build a vocabulary")
-        if not isinstance(min_count, int) or min_count < 1:
-            raise ValueError(f"min_count must be a whole number >= 1, got {min_count!r}")
+        min_count = checks.whole(min_count, "min_count")
         counts: Counter[str] = Counter()
         for text in texts:
             counts.update(split_words(text))

@@ -18,9 +18,9 @@ import torch
 from matplotlib.figure import Figure
 from torch import nn
 
-from embedding_course import SEED, plotting
-from embedding_course.device import pick_device
-from embedding_course.one_hot import cosine_similarity_matrix
+from embedding_course import SEED, checks, plotting
+from embedding_course.device import pick_device, to_numpy
+from embedding_course.similarity import cosine_similarity_matrix
 from embedding_course.tokens import WordVocabulary
 
 TOY_GROUPS: dict[str, list[str]] = {
@@ -54,8 +54,7 @@ def toy_corpus(seed: int = SEED, sentences: int = 400) -> list[str]:
     Returns:
         A list of lower-case sentences.
     """
-    if isinstance(sentences, bool) or not isinstance(sentences, int) or sentences < 1:
-        raise ValueError(f"sentences must be a whole number >= 1, got {sentences!r}")
+    sentences = checks.whole(sentences, "sentences")
     rng = np.random.default_rng(seed)
     group_names = list(TOY_GROUPS)
     corpus = []
@@ -76,8 +75,7 @@ def context_pairs(corpus: Sequence[str], vocabulary: WordVocabulary,
     """Every (centre word, context word) ID pair within ``window`` words: shape (N, 2), int64."""
     if len(corpus) == 0:
         raise ValueError("corpus is empty; give at least one sentence")
-    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-        raise ValueError(f"window must be a whole number >= 1, got {window!r}")
+    window = checks.whole(window, "window")
     pairs = []
     for sentence in corpus:
         ids = vocabulary.encode(sentence)
@@ -146,11 +144,9 @@ def train_toy_embeddings(dim: int = 16, steps: int = 300, snapshot_every: int = 
     Returns:
         A :class:`ToyTrainingRun`.
     """
-    for name, value in (("dim", dim), ("steps", steps), ("snapshot_every", snapshot_every)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr > 0:
-        raise ValueError(f"lr must be a positive number, got {lr!r}")
+    dim, steps = checks.whole(dim, "dim"), checks.whole(steps, "steps")
+    snapshot_every = checks.whole(snapshot_every, "snapshot_every")
+    lr = checks.positive(lr, "lr")
     device = pick_device() if device is None else torch.device(device)
 
     corpus = toy_corpus(seed)
@@ -165,7 +161,7 @@ def train_toy_embeddings(dim: int = 16, steps: int = 300, snapshot_every: int = 
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
 
     def snapshot() -> np.ndarray:
-        return model.embedding.weight[word_ids].detach().cpu().numpy().astype(np.float32).copy()
+        return to_numpy(model.embedding.weight[word_ids], dtype=np.float32).copy()
 
     taken_steps, snapshots, losses = [0], [snapshot()], []
     for step in range(1, steps + 1):
@@ -178,11 +174,16 @@ def train_toy_embeddings(dim: int = 16, steps: int = 300, snapshot_every: int = 
         if step % snapshot_every == 0 or step == steps:
             taken_steps.append(step)
             snapshots.append(snapshot())
-    table = model.embedding.weight.detach().cpu().numpy().astype(np.float32).copy()
+    table = to_numpy(model.embedding.weight, dtype=np.float32).copy()
     return ToyTrainingRun(vocabulary, words, groups, taken_steps, snapshots, losses, table)
 
 
 # ---------------------------------------------------------------- measuring the groups
+
+def _cosine(vectors) -> np.ndarray:
+    """Cosine similarity of every pair of rows, in float64 (the snapshots are float32)."""
+    return cosine_similarity_matrix(checks.array(vectors, "vectors", ndim=2))  # (W, W)
+
 
 def group_similarity(vectors, groups: Sequence[str]) -> tuple[float, float]:
     """Mean cosine similarity within groups and across groups (distinct words only).
@@ -194,7 +195,7 @@ def group_similarity(vectors, groups: Sequence[str]) -> tuple[float, float]:
     Returns:
         ``(within, across)``.
     """
-    similarity = cosine_similarity_matrix(vectors)  # (W, W)
+    similarity = _cosine(vectors)  # (W, W)
     if len(groups) != similarity.shape[0]:
         raise ValueError(f"{len(groups)} group labels for {similarity.shape[0]} vectors; give one per row")
     labels = np.asarray(groups)
@@ -211,7 +212,7 @@ def similarity_heatmap(run: ToyTrainingRun, index: int = -1) -> Figure:
     """Static cosine-similarity heatmap of the group words at snapshot ``index``."""
     if not -len(run.snapshots) <= index < len(run.snapshots):
         raise IndexError(f"snapshot index {index} is outside 0..{len(run.snapshots) - 1}")
-    return plotting.heatmap(cosine_similarity_matrix(run.snapshots[index]), diverging=True, limits=(-1, 1),
+    return plotting.heatmap(_cosine(run.snapshots[index]), diverging=True, limits=(-1, 1),
                             xticklabels=run.words, yticklabels=run.words, colorbar_label="cosine",
                             title=f"Cosine similarity after {run.steps[index]} steps", size=(6.4, 5.2))
 
@@ -221,7 +222,7 @@ def before_after_figure(run: ToyTrainingRun) -> Figure:
     figure = Figure(figsize=(8.8, 4.4), dpi=110, layout="constrained")
     panels = figure.subplots(1, 2)
     for axes, index in zip(panels, (0, -1), strict=True):
-        similarity = cosine_similarity_matrix(run.snapshots[index])  # (W, W)
+        similarity = _cosine(run.snapshots[index])  # (W, W)
         image = axes.imshow(similarity, cmap=plotting.DIVERGING, vmin=-1, vmax=1, interpolation="nearest")
         within, across = group_similarity(run.snapshots[index], run.groups)
         axes.set_title(f"step {run.steps[index]}: within groups {within:.2f}, across {across:.2f}",
@@ -240,7 +241,7 @@ def similarity_slider_figure(run: ToyTrainingRun) -> go.Figure:
     states, titles = [], []
     for step, vectors in zip(run.steps, run.snapshots, strict=True):
         within, across = group_similarity(vectors, run.groups)
-        similarity = cosine_similarity_matrix(vectors)  # (W, W)
+        similarity = _cosine(vectors)  # (W, W)
         states.append([plotting.heatmap_trace(similarity, diverging=True, limits=(-1, 1),
                                               x=run.words, y=run.words, colorbar_title="cosine",
                                               hovertemplate="%{y} · %{x}: %{z:.2f}<extra></extra>")])

@@ -93,7 +93,7 @@ def test_position_explorer_slider_changes_the_figure():
     assert all(len(v) == len(figure.data) and v[0] and sum(v) == 3 for v in visible)
     shapes = [step["args"][1]["shapes"][0]["y0"] for step in figure.layout.sliders[0].steps]
     assert shapes == [p - 0.5 for p in range(12)]
-    with pytest.raises(IndexError, match=r"position 7 is outside 0\.\.4"):
+    with pytest.raises(IndexError, match=r"position 7 is outside the table \(0\.\.4\)"):
         positional_figures.position_explorer_figure(max_len=5, d_model=8, positions=[7])
 
 

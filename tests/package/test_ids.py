@@ -81,7 +81,7 @@ def test_id_neighbours_are_centred_and_clipped():
 
 
 @pytest.mark.parametrize(("token_id", "error", "message"), [
-    (30_522, IndexError, r"token id 30522 is outside the vocabulary \(0..30521\)"),
+    (30_522, IndexError, r"token_id 30522 is outside the vocabulary \(0..30521\)"),
     (-1, IndexError, "outside the vocabulary"),
     (2.0, ValueError, "token_id must be a whole number"),
 ])

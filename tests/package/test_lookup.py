@@ -187,7 +187,7 @@ def test_bad_ids_are_clear_errors_everywhere(ids, error, message):
     (lambda: lookup.NumpyEmbedding(4, 0), ValueError, r"dim must be a whole number >= 1, got 0 \(the width"),
     (lambda: lookup.make_embedding(4, 2.5), ValueError, "dim must be a whole number"),
     (lambda: lookup.make_embedding(4, 2, padding_idx=4), IndexError,
-     r"padding_idx 4 is outside 0\.\.3"),
+     r"padding_idx 4 is outside the vocabulary \(0..3\)"),
     (lambda: lookup.NumpyEmbedding(4, 2, padding_idx=1.0), ValueError, "padding_idx must be a whole number"),
     (lambda: lookup.embedding_from_table(np.zeros(3)), ValueError, "table must be a non-empty 2-D array"),
     (lambda: lookup.lookup(np.zeros((3, 2)), [0]), ValueError, "embedding must be an nn.Embedding"),

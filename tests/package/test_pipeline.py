@@ -69,7 +69,7 @@ def test_mask_counts_the_real_tokens(lengths, max_len):
         (["the dog", ""], {}, "text 1 is empty"),
         (["   "], {}, "text 0 is empty"),
         ([3], {}, "text 0 must be a string"),
-        (["the dog"], {"max_len": 0}, "max_len must be a positive"),
+        (["the dog"], {"max_len": 0}, "max_len must be a whole number >= 1, got 0"),
     ],
 )
 def test_front_end_bad_inputs(vocab, texts, options, match):
@@ -168,7 +168,7 @@ def test_constructor_bad_arguments(options, match):
 
 
 def test_padding_idx_is_checked_like_the_lookup_does():
-    with pytest.raises(IndexError, match=r"padding_idx 99 is outside 0\.\.9"):
+    with pytest.raises(IndexError, match=r"padding_idx 99 is outside the vocabulary \(0\.\.9\)"):
         pipeline.InputEmbedding(10, 8, 4, padding_idx=99)
     model = pipeline.InputEmbedding(10, 8, 4, padding_idx=np.int64(0))  # a NumPy integer is fine
     assert model.tokens.padding_idx == 0

@@ -27,7 +27,7 @@ def test_heatmap_accepts_tensors():
 
 @pytest.mark.parametrize("bad", [np.zeros(3), np.zeros((2, 2, 2))])
 def test_heatmap_needs_a_matrix(bad):
-    with pytest.raises(ValueError, match="must have 2 dimension"):
+    with pytest.raises(ValueError, match="matrix must be a non-empty 2-D array"):
         plotting.heatmap(bad)
 
 

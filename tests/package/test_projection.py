@@ -69,7 +69,7 @@ def test_axis_title_reports_the_variance():
     [
         (lambda: projection.fit_pca(np.ones((1, 3)), 1), "at least 2 points"),
         (lambda: projection.fit_pca(np.ones((4, 3)), 1), "all points are identical"),
-        (lambda: projection.fit_pca(_cloud(), 0), r"n_components must be in 1\.\.6"),
+        (lambda: projection.fit_pca(_cloud(), 0), "n_components must be a whole number >= 1, got 0"),
         (lambda: projection.fit_pca(_cloud(count=3), 4), r"1\.\.3 for 3 points"),
         (lambda: projection.fit_pca(_cloud(), 2.0), "whole number"),
         (lambda: projection.fit_pca(np.zeros((0, 3)), 1), "empty"),

@@ -108,7 +108,7 @@ def test_figures(run):
     (lambda: training.train_toy_embeddings(dim=0), ValueError, "dim must be a whole number >= 1"),
     (lambda: training.train_toy_embeddings(steps=2.5), ValueError, "steps must be a whole number >= 1"),
     (lambda: training.train_toy_embeddings(snapshot_every=0), ValueError, "snapshot_every must be"),
-    (lambda: training.train_toy_embeddings(lr=0), ValueError, "lr must be a positive number"),
+    (lambda: training.train_toy_embeddings(lr=0), ValueError, "lr must be a finite number > 0, got 0"),
     (lambda: training.toy_corpus(sentences=0), ValueError, "sentences must be a whole number >= 1"),
     (lambda: training.context_pairs([], WordVocabulary(["a"])), ValueError, "corpus is empty"),
     (lambda: training.context_pairs(["a"], WordVocabulary(["a"])), ValueError, "no context pairs"),

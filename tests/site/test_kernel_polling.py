@@ -73,3 +73,51 @@ def test_a_real_kernel_answers_through_the_sliced_channels(monkeypatch):
         return reply
 
     assert asyncio.run(run())["content"]["status"] == "ok"
+
+
+# ---------------------------------------------------------------- the fence
+
+
+def test_refuses_versions_it_was_not_checked_with():
+    checked = dict(kernel_polling.CHECKED_VERSIONS)
+    kernel_polling.check_versions(checked)  # the checked versions pass
+    newer = {**checked, "jupyter_client": "9.0.0"}
+    with pytest.raises(RuntimeError, match=r"checked\s+with jupyter_client==8\.10\.0, pyzmq==27\.3\.0 only; "
+                                           r"this environment has jupyter_client==9\.0\.0"):
+        kernel_polling.check_versions(newer)
+    with pytest.raises(RuntimeError, match="pyzmq==None"):
+        kernel_polling.check_versions({"jupyter_client": checked["jupyter_client"]})
+
+
+def test_checked_versions_are_the_pinned_and_installed_ones():
+    pins = {}
+    for line in (REPO_ROOT / "requirements.txt").read_text().splitlines():
+        name, _, pinned = line.split("#")[0].strip().partition("==")
+        pins[name.lower().replace("-", "_")] = pinned
+    for name, checked in kernel_polling.CHECKED_VERSIONS.items():
+        assert pins[name] == checked, f"requirements.txt pins {name}=={pins[name]}, the patch knows {checked}"
+    kernel_polling.check_versions()  # and they are what this environment has
+
+
+def test_install_refuses_before_patching(monkeypatch):
+    from jupyter_client.channels import AsyncZMQSocketChannel
+
+    original = AsyncZMQSocketChannel.get_msg
+    monkeypatch.setattr(AsyncZMQSocketChannel, "get_msg", original)
+    monkeypatch.setattr(kernel_polling, "CHECKED_VERSIONS", {"jupyter_client": "0.0.1", "pyzmq": "0.0.1"})
+    with pytest.raises(RuntimeError, match="was checked"):
+        kernel_polling.install()
+    assert AsyncZMQSocketChannel.get_msg is original
+    monkeypatch.setenv(kernel_polling.OFF_SWITCH, "off")  # the switch for checking whether it is needed
+    assert kernel_polling.install() is False
+    assert AsyncZMQSocketChannel.get_msg is original
+
+
+def test_is_a_sphinx_extension_of_its_own():
+    import yaml
+
+    config = yaml.safe_load((REPO_ROOT / "_config.yml").read_text())
+    assert config["sphinx"]["local_extensions"]["kernel_polling"] == "_ext"
+    assert "kernel_polling" not in (REPO_ROOT / "_ext" / "course_site.py").read_text().split('"""', 2)[2]
+    docstring = kernel_polling.__doc__
+    assert "AsyncZMQSocketChannel.get_msg" in docstring and "still needed" in docstring

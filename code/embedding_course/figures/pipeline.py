@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from embedding_course import plotting
+from embedding_course import checks, plotting
 from embedding_course.attention_order import OrderExperiment
 from embedding_course.batching import Batch
+from embedding_course.device import to_numpy
 from embedding_course.pipeline import Stage
-from embedding_course.positional import position_similarity as similarity_of_rows
+from embedding_course.similarity import cosine_similarity_matrix
 
 
 def order_figure(experiment: OrderExperiment) -> Figure:
@@ -40,7 +42,7 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
     figure = plotting.go.Figure()
     layouts = []
     for index, stage in enumerate(stages):
-        tensor = stage.tensor.detach().float().cpu()
+        tensor = to_numpy(stage.tensor, dtype=np.float32)
         if stage.axes == ("B", "T"):
             matrix = tensor
             is_ids = stage.name == "token ids"
@@ -95,7 +97,8 @@ def token_similarity_figure(tokens: Sequence[str], before: torch.Tensor, after: 
     if before.shape != after.shape or before.ndim != 2 or before.shape[0] != len(tokens):
         raise ValueError(f"before and after must both be (T, C) with T = {len(tokens)} tokens, got "
                          f"{tuple(before.shape)} and {tuple(after.shape)}")
-    matrices = [similarity_of_rows(vectors.detach().double().cpu()) for vectors in (before, after)]
+    matrices = [cosine_similarity_matrix(checks.array(vectors, "vectors", ndim=2))  # (T, T), float64
+                for vectors in (before, after)]
     return plotting.heatmap_panels(matrices, ["token vectors only", "token + position vectors"],
                           limits=(-1, 1), annotate=True, ticklabels=[list(tokens)] * 2,
                           colorbar_label="cosine similarity", shared_colorbar=True, size=(9.0, 4.0))

@@ -76,7 +76,7 @@ def position_explorer_figure(max_len: int = 50, d_model: int = 64, base: float =
     positions = list(range(max_len)) if positions is None else list(positions)
     if not positions:
         raise ValueError("positions is empty; give at least one position")
-    positions = [checks.index(position, "position", max_len) for position in positions]
+    positions = [checks.index(position, "position", max_len, of="the table") for position in positions]
     figure = make_subplots(
         rows=2, cols=2, column_widths=[0.45, 0.55], specs=[[{"rowspan": 2}, {}], [None, {}]],
         horizontal_spacing=0.1, vertical_spacing=0.16,

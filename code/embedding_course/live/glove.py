@@ -6,6 +6,7 @@ import ipywidgets as widgets
 from IPython.display import Markdown, display
 
 from embedding_course import glove, projection
+from embedding_course.tables import markdown_table
 
 
 def _show_error(error: Exception) -> None:
@@ -25,7 +26,7 @@ def neighbours_explorer(start: str = "frog") -> widgets.Widget:
             _show_error(error)
             return
         rows = [[rank, n.word, n.score] for rank, n in enumerate(found, start=1)]
-        display(Markdown(glove.markdown_table(["rank", "word", "cosine"], rows)))
+        display(Markdown(markdown_table(["rank", "word", "cosine"], rows)))
 
     return widgets.interactive(show, word=word, k=k)
 
@@ -46,7 +47,7 @@ def analogy_explorer(base: str = "king", subtract: str = "man", add: str = "woma
             return
         rows = [[rank, n.word, n.score] for rank, n in enumerate(found, start=1)]
         print(f"{base} - {minus} + {plus} = ?")
-        display(Markdown(glove.markdown_table(["rank", "word", "cosine"], rows)))
+        display(Markdown(markdown_table(["rank", "word", "cosine"], rows)))
 
     return widgets.interactive(show, **boxes, exclude=exclude)
 

@@ -1,0 +1,200 @@
+"""Tests of the shared argument rules, pinned once here, and of every public function using them."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from embedding_course import (
+    attention_order,
+    batching,
+    checks,
+    glove,
+    lookup,
+    one_hot,
+    pipeline,
+    positional,
+    projection,
+    rope,
+    similarity,
+    tokens,
+    training,
+)
+from embedding_course.figures import positional as positional_figures
+
+# ---------------------------------------------------------------- the rules
+
+
+@pytest.mark.parametrize("value", [1, 7, np.int64(3), np.int32(5), np.uint8(2)])
+def test_whole_numbers_include_numpy_integers(value):
+    assert checks.whole(value, "n") == int(value)
+    assert type(checks.whole(value, "n")) is int
+
+
+@pytest.mark.parametrize("value", [True, False, np.bool_(True), 2.0, "2", None, 0, -1, np.int64(0)])
+def test_whole_numbers_reject_bools_floats_strings_and_too_small(value):
+    with pytest.raises(ValueError, match=r"^n must be a whole number >= 1, got "):
+        checks.whole(value, "n")
+
+
+def test_whole_number_minimum_and_hint():
+    assert checks.whole(0, "span", minimum=0) == 0
+    with pytest.raises(ValueError, match=r"^dim must be a whole number >= 1, got 0 \(the width C\)$"):
+        checks.whole(0, "dim", hint="the width C")
+    assert checks.optional_whole(None, "max_len") is None
+
+
+@pytest.mark.parametrize("value", [0.5, 3, np.float32(2.5), np.int64(4)])
+def test_positive_numbers(value):
+    assert checks.positive(value, "lr") == float(value)
+
+
+@pytest.mark.parametrize("value", [0, -1.0, True, "1", float("nan"), float("inf"), None])
+def test_positive_numbers_reject(value):
+    with pytest.raises(ValueError, match=r"^lr must be a finite number > 0, got "):
+        checks.positive(value, "lr")
+
+
+def test_numbers_above_a_bound():
+    assert checks.number(10000, "base", above=1) == 10000.0
+    with pytest.raises(ValueError, match=r"^base must be a finite number > 1, got 1 \(the paper"):
+        checks.number(1, "base", above=1, hint="the paper uses 10000")
+
+
+@pytest.mark.parametrize(("value", "ok"), [(0, True), (0.1, True), (0.999, True), (1, False), (1.0, False),
+                                           (-0.1, False), (True, False), ("0.1", False)])
+def test_probabilities_are_in_zero_to_one(value, ok):
+    if ok:
+        assert checks.probability(value, "dropout") == float(value)
+    else:
+        with pytest.raises(ValueError, match=r"^dropout must be a probability in \[0, 1\), got "):
+            checks.probability(value, "dropout")
+    assert checks.probability(1, "p", include_one=True) == 1.0
+
+
+def test_index_ranges():
+    assert checks.index(np.int64(2), "padding_idx", 4, of="the vocabulary") == 2
+    with pytest.raises(IndexError, match=r"^padding_idx 4 is outside the vocabulary \(0\.\.3\)$"):
+        checks.index(4, "padding_idx", 4, of="the vocabulary")
+    with pytest.raises(IndexError, match=r"^position -1 is outside the valid range \(0\.\.3\)$"):
+        checks.index(-1, "position", 4)
+    with pytest.raises(ValueError, match=r"^padding_idx must be a whole number, got True$"):
+        checks.index(True, "padding_idx", 4)
+    assert checks.optional_index(None, "padding_idx", 4) is None
+
+
+def test_arrays_read_tensors_with_gradients_and_check_their_rank():
+    weight = torch.nn.Embedding(3, 2).weight  # requires grad
+    assert checks.array(weight, "table", ndim=2).dtype == np.float64
+    assert checks.array(weight, "table", keep_float32=True).dtype == np.float32
+    assert checks.array([[1, 2]], "m", keep_float32=True).dtype == np.float64  # ints become float64
+    with pytest.raises(ValueError, match=r"^m must be a non-empty 2-D array, got shape \(3,\)$"):
+        checks.array([1, 2, 3], "m", ndim=2)
+    with pytest.raises(ValueError, match=r"^m must be a non-empty array, got shape \(0,\)$"):
+        checks.array([], "m")
+    with pytest.raises(ValueError, match="m holds NaN or infinite values"):
+        checks.vectors([[1.0, math.nan]], "m")
+    with pytest.raises(ValueError, match="m must hold numbers"):
+        checks.array(["a"], "m")
+
+
+# ---------------------------------------------------------------- every public function uses them
+
+WHOLE = "must be a whole number >= 1, got "
+NOT_WHOLE = "must be a whole number, got "
+POSITIVE = "must be a finite number > 0, got "
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda bad: positional.sinusoidal_encoding(bad, 8, device="cpu"), ValueError, "max_len " + WHOLE),
+    (lambda bad: positional.sinusoidal_encoding(4, bad, device="cpu"), ValueError, "d_model " + WHOLE),
+    (lambda bad: positional.naive_positions(bad), ValueError, "length " + WHOLE),
+    (lambda bad: positional.binary_counter(bad, 3), ValueError, "max_len " + WHOLE),
+    (lambda bad: positional.binary_counter(4, bad), ValueError, "bits " + WHOLE),
+    (lambda bad: positional.rotation_error(4, 8, bad), ValueError, "offset " + WHOLE),
+    (lambda bad: positional.SinusoidalPositionalEncoding(4, 8)(bad), ValueError, "seq_len " + WHOLE),
+    (lambda bad: positional.LearnedPositionalEmbedding(bad, 8), ValueError, "max_len " + WHOLE),
+    (lambda bad: positional.worked_example_rows(1, (8,), bad), ValueError, "dims " + WHOLE),
+    (lambda bad: rope.rope_score_matrix(torch.ones(8), torch.ones(8), bad), ValueError, "seq_len " + WHOLE),
+    (lambda bad: rope.alibi_slopes(bad), ValueError, "num_heads " + WHOLE),
+    (lambda bad: attention_order.random_projections(bad), ValueError, "d_model " + WHOLE),
+    (lambda bad: pipeline.InputEmbedding(bad, 8, 4), ValueError, "vocab_size " + WHOLE),
+    (lambda bad: pipeline.InputEmbedding(10, 8, bad), ValueError, "max_len " + WHOLE),
+    (lambda bad: pipeline.measure_scale([bad]), ValueError, "d_model " + WHOLE),
+    (lambda bad: lookup.NumpyEmbedding(bad, 4), ValueError, "vocab_size " + WHOLE),
+    (lambda bad: lookup.make_embedding(4, bad, device="cpu"), ValueError, "dim " + WHOLE),
+    (lambda bad: one_hot.one_hot([0], bad), ValueError, "vocab_size " + WHOLE),
+    (lambda bad: one_hot.dense_numbers(bad, 4), ValueError, "seq_len " + WHOLE),
+    (lambda bad: batching.encode_batch("a b", tokens.WordVocabulary(["a", "b"]), max_len=bad), ValueError,
+     "max_len " + WHOLE),
+    (lambda bad: tokens.WordVocabulary.from_texts(["a b"], min_count=bad), ValueError, "min_count " + WHOLE),
+    (lambda bad: training.toy_corpus(sentences=bad), ValueError, "sentences " + WHOLE),
+    (lambda bad: training.train_toy_embeddings(dim=bad), ValueError, "dim " + WHOLE),
+    (lambda bad: similarity.top_k([1.0, 2.0], bad), ValueError, "k " + WHOLE),
+    (lambda bad: projection.fit_pca(np.eye(4), bad), ValueError, "n_components " + WHOLE),
+    (lambda bad: glove.sample_groups(["capitals"], bad), ValueError, "per_group " + WHOLE),
+    (lambda bad: positional_figures.compare_similarity_figure({"a": torch.eye(4)}, step=bad), ValueError,
+     "step " + WHOLE),
+])
+@pytest.mark.parametrize("bad", [True, 2.0, "2", 0])
+def test_sizes_share_the_whole_number_rule(call, error, message, bad):
+    with pytest.raises(error, match="^" + message):
+        call(bad)
+
+
+@pytest.mark.parametrize("good", [np.int64(4), 4])
+def test_sizes_accept_numpy_integers(good):
+    assert positional.sinusoidal_encoding(good, 8, device="cpu").shape == (4, 8)
+    assert lookup.NumpyEmbedding(good, 2).weight.shape == (4, 2)
+    assert pipeline.InputEmbedding(good, 8, good).vocab_size == 4
+    assert one_hot.one_hot([0], good).shape == (1, 4)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda bad: training.train_toy_embeddings(lr=bad), "lr " + POSITIVE),
+    (lambda bad: rope.alibi_bias(4, bad), "slope " + POSITIVE),
+    (lambda bad: pipeline.InputEmbedding(10, 8, 4, init_std=bad), "init_std " + POSITIVE),
+    (lambda bad: positional.LearnedPositionalEmbedding(4, 8, init_std=bad), "init_std " + POSITIVE),
+])
+@pytest.mark.parametrize("bad", [True, 0, -1.0, "1", float("nan")])
+def test_positive_numbers_share_one_rule(call, message, bad):
+    with pytest.raises(ValueError, match="^" + message):
+        call(bad)
+
+
+@pytest.mark.parametrize("bad", [True, -0.1, 1.0, "0.1"])
+def test_dropout_is_a_probability(bad):
+    with pytest.raises(ValueError, match=r"^dropout must be a probability in \[0, 1\)"):
+        pipeline.InputEmbedding(10, 8, 4, dropout=bad)
+
+
+@pytest.mark.parametrize("call", [
+    lambda bad: lookup.NumpyEmbedding(4, 2, padding_idx=bad),
+    lambda bad: lookup.make_embedding(4, 2, padding_idx=bad, device="cpu"),
+    lambda bad: lookup.embedding_from_table(np.zeros((4, 2)), padding_idx=bad, device="cpu"),
+    lambda bad: pipeline.InputEmbedding(4, 8, 4, padding_idx=bad),
+])
+def test_padding_idx_is_one_rule_everywhere(call):
+    with pytest.raises(IndexError, match=r"^padding_idx 4 is outside the vocabulary \(0\.\.3\)$"):
+        call(4)
+    with pytest.raises(IndexError, match=r"^padding_idx -1 is outside the vocabulary"):
+        call(-1)
+    with pytest.raises(ValueError, match=r"^padding_idx must be a whole number, got True$"):
+        call(True)
+    call(np.int64(0))  # a NumPy integer is a whole number
+
+
+def test_index_rule_in_the_figures():
+    with pytest.raises(IndexError, match=r"^position 9 is outside the table \(0\.\.4\)$"):
+        positional_figures.position_explorer_figure(max_len=5, d_model=8, positions=[9])
+
+
+@pytest.mark.parametrize("call", [
+    lambda values: similarity.cosine_similarity_matrix(values),
+    lambda values: positional.position_similarity(values),
+    lambda values: training.group_similarity(values, ["a", "b"]),
+])
+def test_cosine_has_one_zero_vector_rule(call):
+    with pytest.raises(ValueError, match="row 1 is all zeros"):
+        call(np.array([[1.0, 0.0], [0.0, 0.0]]))
