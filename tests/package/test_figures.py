@@ -190,3 +190,11 @@ def test_lookup_figure_takes_the_embedding_weight_itself():
     embedding = lookup.make_embedding(len(vocabulary), 4, device="cpu")
     figure = lookup_figures.lookup_view_figure(vocabulary, embedding.weight, [[2, 3, 2]])
     np.testing.assert_allclose(figure.data[3].z, embedding.weight.detach()[[2, 3, 2]], atol=1e-6)
+
+
+def test_mask_figure_has_four_panels_of_weights(vocab):
+    experiment = attention_order.causal_order_experiment("dog bites man", "man bites dog", vocab,
+                                                         make_model(vocab))
+    figure = pipeline_figures.mask_figure(experiment)
+    titled = [axes for axes in figure.axes if axes.get_title()]
+    assert [axes.get_title().split(":")[0] for axes in titled] == ["unmasked", "unmasked", "causal", "causal"]
