@@ -72,6 +72,13 @@ class Neighbour(NamedTuple):
     score: float
 
 
+class Rank(NamedTuple):
+    """Where one word ranks among the answers (1 = the top answer), and its cosine similarity."""
+
+    rank: int
+    score: float
+
+
 def _check_word(word, name: str = "word") -> str:
     if not isinstance(word, str):
         raise ValueError(f"{name} must be a string, got {type(word).__name__} {word!r}")
@@ -214,25 +221,51 @@ class WordVectors:
                 results[self.words[row]] = [Neighbour(self.words[r], float(row_scores[r])) for r in best]
         return results
 
-    def analogy_vector(self, base: str, subtract: str, add: str) -> np.ndarray:
-        """The vector ``base - subtract + add``, e.g. king - man + woman."""
-        return self.vector(base) - self.vector(subtract) + self.vector(add)
+    def analogy_vector(self, base: str, subtract: str, add: str, normalise: bool = True) -> np.ndarray:
+        """The vector ``base - subtract + add``, e.g. king - man + woman.
+
+        Args:
+            normalise: scale each of the three vectors to length 1 first, as 3CosAdd does
+                (Mikolov et al. 2013; Levy and Goldberg 2014; gensim's ``most_similar``).
+                ``False`` adds the raw GloVe vectors, a different recipe with other answers.
+        """
+        vectors = [self.vector(word) for word in (base, subtract, add)]
+        if normalise:
+            vectors = [v / max(float(np.linalg.norm(v)), np.finfo(np.float32).tiny) for v in vectors]
+        return vectors[0] - vectors[1] + vectors[2]
 
     def analogy(self, base: str, subtract: str, add: str, k: int = 5,
-                exclude_inputs: bool = True) -> list[Neighbour]:
-        """Solve "``subtract`` is to ``base`` as ``add`` is to ?" with ``base - subtract + add``.
+                exclude_inputs: bool = True, normalise: bool = True) -> list[Neighbour]:
+        """Solve "``subtract`` is to ``base`` as ``add`` is to ?" by 3CosAdd.
 
-        The answers are the nearest words (by cosine) to that vector. With
-        ``exclude_inputs=True`` (the usual convention, and the one behind the famous
-        king - man + woman = queen) the three input words may not be answers; without it
-        the top answer is often ``base`` itself.
+        The answers are the nearest words (by cosine) to ``base - subtract + add`` computed
+        from unit-length vectors (see :meth:`analogy_vector`). With ``exclude_inputs=True``
+        (the usual convention, and the one behind the famous king - man + woman = queen) the
+        three input words may not be answers; without it the top answer is often ``base``.
 
         Returns:
             A list of :class:`Neighbour`, best first.
         """
-        target = self.analogy_vector(base, subtract, add)
+        target = self.analogy_vector(base, subtract, add, normalise=normalise)
         excluded = [base, subtract, add] if exclude_inputs else []
         return self.neighbours(target, k=k, exclude=excluded)
+
+    def analogy_rank(self, base: str, subtract: str, add: str, word: str,
+                     normalise: bool = True) -> Rank:
+        """Where ``word`` ranks among the answers of :meth:`analogy` (inputs excluded).
+
+        Returns:
+            :class:`Rank`: ``rank`` 1 is the top answer; ``score`` is the cosine.
+        """
+        inputs = (base, subtract, add)
+        if _check_word(word) in inputs:
+            raise ValueError(f"word must not be one of the inputs {inputs}, got {word!r}")
+        target = self.analogy_vector(base, subtract, add, normalise=normalise)
+        scores = similarity.cosine_scores(self.table, target, self.norms)  # (V,)
+        score = scores[self.row(word)]
+        better = scores > score
+        better[self.rows(inputs)] = False
+        return Rank(int(better.sum()) + 1, float(score))
 
     def direction_scores(self, words: Sequence[str], positive: str, negative: str) -> np.ndarray:
         """The cosine of each word's vector with the direction ``positive - negative``, shape (N,)."""
@@ -379,6 +412,29 @@ def analogy_table(vectors: WordVectors, analogies: Sequence[tuple[str, str, str]
     """A Markdown table of analogies, answered with and without excluding the input words."""
     headers = ["question", "answer (inputs excluded)", "cos", "answer (inputs allowed)", "cos"]
     return markdown_table(headers, analogy_rows(vectors, analogies), bold_columns=[1])
+
+
+def expected_answer_table(vectors: WordVectors, questions: Sequence[tuple[str, str, str, str]]) -> str:
+    """A Markdown table: for each (base, subtract, add, expected), the answer and the expected word's rank.
+
+    Both recipes side by side: 3CosAdd (unit-length vectors, the standard) and raw vectors.
+    """
+    if not questions:
+        raise ValueError("questions is empty; give (base, subtract, add, expected) quadruples")
+    rows = []
+    for question in questions:
+        if len(question) != 4:
+            raise ValueError(f"a question is (base, subtract, add, expected), got {question!r}")
+        base, subtract, add, expected = question
+        row = [f"{base} − {subtract} + {add}", expected]
+        for normalise in (True, False):
+            top = vectors.analogy(base, subtract, add, k=1, normalise=normalise)[0]
+            rank = vectors.analogy_rank(base, subtract, add, expected, normalise=normalise)
+            row += [f"{top.word} ({top.score:.3f})", f"{rank.rank} ({rank.score:.3f})"]
+        rows.append(row)
+    headers = ["question", "expected", "3CosAdd: answer (cos)", "3CosAdd: rank of expected (cos)",
+               "raw vectors: answer (cos)", "raw vectors: rank of expected (cos)"]
+    return markdown_table(headers, rows)
 
 
 def neighbours_table(vectors: WordVectors, words: Sequence[str], k: int = 5) -> str:

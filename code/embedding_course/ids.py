@@ -8,6 +8,7 @@ only with many more than two axes.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -126,6 +127,21 @@ def wordpiece_tokens(text: str, tokenizer=None) -> list[tuple[str, int]]:
         tokenizer = wordpiece_tokenizer()
     encoding = tokenizer.encode(text)
     return list(zip(encoding.tokens, encoding.ids, strict=True))
+
+
+def wordpiece_max_word_length(tokenizer=None) -> int:
+    """The longest word a WordPiece tokenizer splits into pieces; a longer one becomes ``[UNK]``.
+
+    Read from the model's settings (``max_input_chars_per_word``, 100 for BERT's tokenizers).
+    """
+    if tokenizer is None:
+        from embedding_course.pretrained import wordpiece_tokenizer
+
+        tokenizer = wordpiece_tokenizer()
+    model = json.loads(tokenizer.to_str())["model"]
+    if model.get("type") != "WordPiece":
+        raise ValueError(f"tokenizer must be a WordPiece tokenizer, got {model.get('type')!r}")
+    return int(model["max_input_chars_per_word"])
 
 
 def format_token_ids(pairs: Sequence[tuple[str, int]]) -> str:

@@ -5,7 +5,8 @@ RoPE (Su et al., 2021) and ALiBi (Press et al., 2022) instead act inside every
 attention layer, on the scores between a query at position ``m`` and a key at ``n``:
 
 * **RoPE** rotates each (even, odd) pair of channels of the query and of the key by
-  the angle ``position * w_i`` (the same frequencies as the sinusoidal encoding).
+  the angle ``position * w_i`` with ``w_i = base ** (-2i / d_head)``: the sinusoidal
+  encoding's frequencies for base 10000 and the head width (LLaMA 3 uses base 500,000).
   Since ``R(m)^T R(n) = R(n - m)``, the score ``(R(m) q) . (R(n) k)`` depends on the
   offset ``n - m`` only. Nothing is added to the input.
 * **ALiBi** adds no vector at all: it subtracts ``slope * (m - n)`` from the score of

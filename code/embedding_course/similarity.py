@@ -142,3 +142,20 @@ def direction_scores(vectors, direction) -> np.ndarray:
     if length == 0:
         raise ValueError("direction is a zero vector; give two different words or vectors")
     return matrix @ (direction / length).astype(matrix.dtype)  # (N,)
+
+
+def pairwise_cosine_spread(vectors) -> tuple[float, float]:
+    """Mean and standard deviation of the cosine of every pair of distinct rows.
+
+    For random vectors in ``d`` dimensions the mean is about 0, but one pair's cosine
+    scatters around it with standard deviation about ``1 / sqrt(d)`` (0.25 for d = 16):
+    "nearly perpendicular" only on average, and more so the higher ``d``.
+
+    Returns:
+        ``(mean, std)`` over the N (N - 1) / 2 pairs; needs N >= 2 rows.
+    """
+    matrix = cosine_similarity_matrix(vectors)  # (N, N)
+    if matrix.shape[0] < 2:
+        raise ValueError(f"vectors must have at least 2 rows to form a pair, got {matrix.shape[0]}")
+    pairs = matrix[np.triu_indices(matrix.shape[0], k=1)]  # (N (N - 1) / 2,)
+    return float(pairs.mean()), float(pairs.std())

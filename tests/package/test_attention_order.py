@@ -57,3 +57,45 @@ def test_permutation_helpers_check_their_inputs():
     with pytest.raises(ValueError, match="no positions"):
         attention_order.order_experiment("a b", "b a", WordVocabulary(["a", "b"]),
                                          pipeline.InputEmbedding(4, 8, 4, positions=None))
+
+
+# ---------------------------------------------------------------- causal vs unmasked
+
+
+def test_causal_mask_breaks_permutation_equivariance_unmasked_keeps_it(vocab):
+    model = make_model(vocab)
+    experiment = attention_order.causal_order_experiment("dog bites man", "man bites dog", vocab, model)
+    assert experiment.perm == [2, 1, 0]
+    assert experiment.gap("unmasked") < 1e-5
+    assert experiment.gap("causal") > 0.1
+    first = experiment.weights["causal"][0]
+    assert first[0].tolist() == [1.0, 0.0, 0.0]  # the first token sees only itself
+    assert torch.allclose(first.sum(-1), torch.ones(3))
+    assert model.training
+    with pytest.raises(ValueError, match="mask"):
+        experiment.gap("sliding")
+
+
+@FAST
+@given(seed=st.integers(0, 10_000), order=st.permutations(range(4)))
+def test_unmasked_outputs_are_equivariant_for_any_reordering_causal_ones_are_not(seed, order):
+    x = torch.randn(4, 8, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    w_q, w_k = attention_order.random_projections(8, seed=seed)
+    w_v, _ = attention_order.random_projections(8, seed=seed + 1)
+    index = torch.as_tensor(list(order))
+    for causal in (False, True):
+        before = attention_order.attention_outputs(x, w_q, w_k, w_v, causal)
+        after = attention_order.attention_outputs(x[index], w_q, w_k, w_v, causal)
+        gap = attention_order.output_gap(before, after, list(order))
+        if not causal:
+            assert gap < 1e-9
+        elif order[0] != 0:  # a new first token: it now sees only itself
+            assert gap > 1e-6
+
+
+def test_causal_helpers_check_their_inputs():
+    w_q, w_k = attention_order.random_projections(8, 4)
+    with pytest.raises(ValueError, match="w_v"):
+        attention_order.attention_outputs(torch.zeros(3, 8), w_q, w_k, torch.zeros(5, 4), causal=True)
+    with pytest.raises(ValueError, match="permutation of length"):
+        attention_order.output_gap(torch.zeros(2, 4), torch.zeros(2, 4), [0])

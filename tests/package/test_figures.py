@@ -1,5 +1,7 @@
 """Tests of the figures/ modules: each lesson's figures draw what the maths computed."""
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -10,6 +12,7 @@ from embedding_course import SEED, attention_order, lookup, pipeline, plotting, 
 from embedding_course.figures import lookup as lookup_figures
 from embedding_course.figures import pipeline as pipeline_figures
 from embedding_course.figures import positional as positional_figures
+from embedding_course.figures import sinusoidal_variants as variant_figures
 from embedding_course.tokens import WordVocabulary
 
 CORPUS = ["the dog bites the man", "the cat sat on the mat", "a man saw a dog"]
@@ -190,3 +193,30 @@ def test_lookup_figure_takes_the_embedding_weight_itself():
     embedding = lookup.make_embedding(len(vocabulary), 4, device="cpu")
     figure = lookup_figures.lookup_view_figure(vocabulary, embedding.weight, [[2, 3, 2]])
     np.testing.assert_allclose(figure.data[3].z, embedding.weight.detach()[[2, 3, 2]], atol=1e-6)
+
+
+def test_mask_figure_has_four_panels_of_weights(vocab):
+    experiment = attention_order.causal_order_experiment("dog bites man", "man bites dog", vocab,
+                                                         make_model(vocab))
+    figure = pipeline_figures.mask_figure(experiment)
+    titled = [axes for axes in figure.axes if axes.get_title()]
+    assert [axes.get_title().split(":")[0] for axes in titled] == ["unmasked", "unmasked", "causal", "causal"]
+
+
+# ---------------------------------------------------------------- lesson 4: sinusoidal variants
+
+
+def test_left_panel_draws_both_spacings_ending_where_the_formulas_say():
+    figure = variant_figures.frequency_spacing_figure(d_model=16, d_models=(16, 512))
+    left, right = figure.axes
+    paper, spaced = left.get_lines()[:2]
+    assert np.asarray(paper.get_ydata())[-1] == pytest.approx(2 * math.pi * 10000 ** (14 / 16))
+    assert np.asarray(spaced.get_ydata())[-1] == pytest.approx(2 * math.pi * 10000)
+    ratios = [np.asarray(line.get_ydata()) for line in right.get_lines()]
+    assert ratios[0][-1] == pytest.approx(10000 ** (2 / 16))  # the last pair, d = 16
+    assert ratios[1][-1] == pytest.approx(10000 ** (2 / 512))
+
+
+def test_no_widths_raise_value_error():
+    with pytest.raises(ValueError, match="d_models"):
+        variant_figures.frequency_spacing_figure(d_models=())

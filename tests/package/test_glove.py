@@ -71,8 +71,56 @@ def test_neighbours_of_a_vector_and_of_many_words_agree(vectors):
 def test_king_minus_man_plus_woman_is_queen(vectors):
     answer = vectors.analogy("king", "man", "woman", k=3)
     assert answer[0].word == "queen"
-    assert answer[0].score == pytest.approx(0.861, abs=0.001)
+    assert answer[0].score == pytest.approx(0.852, abs=0.001)  # 3CosAdd: unit-length vectors
     assert not {"king", "man", "woman"} & {n.word for n in answer}
+    raw = vectors.analogy("king", "man", "woman", k=1, normalise=False)[0]
+    assert raw.word == "queen" and raw.score == pytest.approx(0.861, abs=0.001)
+
+
+def test_analogy_vector_adds_unit_vectors_by_default(vectors):
+    unit = [vectors.vector(w) / np.linalg.norm(vectors.vector(w)) for w in ("king", "man", "woman")]
+    np.testing.assert_allclose(vectors.analogy_vector("king", "man", "woman"), unit[0] - unit[1] + unit[2],
+                               rtol=1e-6)
+    raw = vectors.vector("king") - vectors.vector("man") + vectors.vector("woman")
+    np.testing.assert_allclose(vectors.analogy_vector("king", "man", "woman", normalise=False), raw)
+
+
+def test_rome_minus_italy_plus_spain_is_madrid_only_when_normalised(vectors):
+    assert vectors.analogy("rome", "italy", "spain", k=1)[0].word == "madrid"
+    assert round(vectors.analogy("rome", "italy", "spain", k=1)[0].score, 3) == 0.719
+    assert vectors.analogy("rome", "italy", "spain", k=1, normalise=False)[0].word == "juan"
+    assert vectors.analogy_rank("rome", "italy", "spain", "madrid", normalise=False).rank == 4
+
+
+@pytest.mark.parametrize(("question", "answer", "expected", "rank"), [
+    (("went", "go", "see"), "came", "saw", 2),
+    (("ate", "eat", "go"), "got", "went", 4),
+    (("bigger", "big", "small"), "larger", "smaller", 2),
+])
+def test_analogies_that_fail_under_3cosadd(vectors, question, answer, expected, rank):
+    top = vectors.analogy(*question, k=rank)
+    assert top[0].word == answer
+    found = vectors.analogy_rank(*question, expected)
+    assert found.rank == rank and top[rank - 1].word == expected
+    assert found.score == pytest.approx(top[rank - 1].score)
+
+
+def test_went_go_see_is_a_near_miss(vectors):
+    came, saw = vectors.analogy("went", "go", "see", k=2)
+    assert (round(came.score, 3), round(saw.score, 3)) == (0.902, 0.898)
+
+
+def test_analogy_rank_refuses_an_input_word(vectors):
+    with pytest.raises(ValueError, match="inputs"):
+        vectors.analogy_rank("king", "man", "woman", "king")
+
+
+def test_expected_answer_table_shows_both_recipes(vectors):
+    table = glove.expected_answer_table(vectors, [("rome", "italy", "spain", "madrid")])
+    assert "3CosAdd" in table and "raw vectors" in table
+    assert "madrid (0.719) | 1 (0.719) | juan" in table
+    with pytest.raises(ValueError, match="quadruples"):
+        glove.expected_answer_table(vectors, [])
 
 
 def test_without_excluding_inputs_the_top_answer_is_king(vectors):
@@ -169,7 +217,7 @@ def test_markdown_tables(vectors):
     table = glove.analogy_table(vectors, [("king", "man", "woman")])
     lines = table.splitlines()
     assert len(lines) == 3 and lines[1].startswith("| ---")
-    assert "**queen**" in lines[2] and "| king |" in lines[2] and "0.861" in lines[2]
+    assert "**queen**" in lines[2] and "| king |" in lines[2] and "0.852" in lines[2]
     neighbours = glove.neighbours_table(vectors, ["frog"], k=3)
     assert neighbours.splitlines()[2].startswith("| frog | snake (0.84)")
     assert glove.markdown_table(["a"], [["x|y"]]).endswith("| x\\|y |")

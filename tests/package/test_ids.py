@@ -141,3 +141,12 @@ def test_id_vs_vector_html_is_a_table_with_escaped_text():
     html = ids.id_vs_vector_html("cat", ["dog"])
     assert html.startswith('<table class="table">') and html.count("<tr>") == 2
     assert "<td>dog</td><td>3899</td>" in html
+
+
+def test_wordpiece_still_returns_unk_for_symbols_and_overlong_words():
+    assert [t for t, _ in ids.wordpiece_tokens("I am happy 🙂")][-2] == "[UNK]"
+    assert [t for t, _ in ids.wordpiece_tokens("Let it snow ☃")][-2] == "[UNK]"
+    longest = ids.wordpiece_max_word_length()
+    assert longest == 100
+    assert ids.wordpiece_tokens("a" * (longest + 1))[1][0] == "[UNK]"
+    assert "[UNK]" not in [t for t, _ in ids.wordpiece_tokens("a" * longest)]

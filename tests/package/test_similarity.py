@@ -101,3 +101,13 @@ def test_direction_scores_sign():
 def test_bad_inputs_give_clear_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_random_vectors_are_perpendicular_on_average_but_scatter_by_one_over_root_d():
+    generator = np.random.default_rng(0)
+    for dim in (16, 256):
+        mean, std = similarity.pairwise_cosine_spread(generator.standard_normal((400, dim)))
+        assert abs(mean) < 0.01
+        assert std == pytest.approx(dim ** -0.5, rel=0.05)  # 0.25 for d = 16
+    with pytest.raises(ValueError, match="2 rows"):
+        similarity.pairwise_cosine_spread(np.ones((1, 3)))

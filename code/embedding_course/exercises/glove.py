@@ -75,10 +75,10 @@ def check_analogy(answer) -> Feedback:
     """Exercise 2: a list of the 3 best words for tokyo - japan + france (inputs excluded), best first."""
     base, subtract, add = ANALOGY
     if answer is None:
-        return not_answered(f"`target = vectors.vector('{base}') - vectors.vector('{subtract}') + "
-                            f"vectors.vector('{add}')`; score every row of `vectors.table` by its cosine "
-                            "with it (divide the dot products by `vectors.norms` and by the target's "
-                            "length), drop the three inputs, keep the 3 best.")
+        return not_answered(f"scale the vectors of '{base}', '{subtract}' and '{add}' to length 1, "
+                            "then `target = base - subtract + add`; score every row of `vectors.table` by "
+                            "its cosine with it (divide the dot products by `vectors.norms`"
+                            " and by the target's length), drop the three inputs, keep the 3 best.")
     if isinstance(answer, str) or not hasattr(answer, "__iter__"):
         return wrong("give a list of words, e.g. ['a', 'b', 'c'].")
     words = list(answer)

@@ -9,7 +9,7 @@ import torch
 from matplotlib.figure import Figure
 
 from embedding_course import checks, plotting
-from embedding_course.attention_order import OrderExperiment
+from embedding_course.attention_order import MaskExperiment, OrderExperiment
 from embedding_course.batching import Batch
 from embedding_course.device import to_numpy
 from embedding_course.pipeline import Stage
@@ -26,6 +26,16 @@ def order_figure(experiment: OrderExperiment) -> Figure:
     return plotting.heatmap_panels(matrices, titles, xlabel="key", ylabel="query", limits=(-limit, limit),
                           rows=2, size=(8.6, 7.4), colorbar_label="score", annotate=True,
                           ticklabels=[*experiment.tokens, *experiment.tokens])
+
+
+def mask_figure(experiment: MaskExperiment) -> Figure:
+    """A 2 x 2 grid of attention weights without positions: the two sentences, unmasked / causal."""
+    a, b = (" ".join(tokens) for tokens in experiment.tokens)
+    matrices = [*experiment.weights["unmasked"], *experiment.weights["causal"]]
+    titles = [f"unmasked: “{a}”", f"unmasked: “{b}”", f"causal: “{a}”", f"causal: “{b}”"]
+    return plotting.heatmap_panels(matrices, titles, xlabel="key", ylabel="query", diverging=False,
+                                   limits=(0, 1), rows=2, size=(8.6, 7.4), colorbar_label="weight",
+                                   annotate=True, ticklabels=[*experiment.tokens, *experiment.tokens])
 
 
 def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int = 0) -> plotting.go.Figure:
