@@ -22,14 +22,16 @@ SCRIPT = REPO_ROOT / "_ext" / "static" / "self_check.js"
 
 DECLARATIONS = {
     "01_tokens_to_vectors": [tokens.encoding_exercise, tokens.closest_cities_exercise],
-    "02_one_hot": [one_hot.one_hot_exercise, one_hot.one_hot_memory_exercise, one_hot.one_hot_geometry_exercise],
+    "02_one_hot": [one_hot.one_hot_exercise, one_hot.one_hot_memory_exercise,
+                   one_hot.one_hot_geometry_exercise],
     "03_dense_lookup": [lookup.gradient_rows_exercise, lookup.vocabulary_memory_exercise,
                         lookup.tied_parameters_exercise],
     "04_sinusoidal_positions": [positional.pe_row_exercise, positional.longest_wavelength_exercise,
                                 positional.rotation_block_exercise],
     "05_combined_pipeline": [pipeline.batch_exercise, pipeline.output_shape_exercise,
                              pipeline.scaled_variance_exercise],
-    "06_seeing_embeddings": [glove.cosine_exercise, glove.analogy_exercise, glove.explained_variance_exercise],
+    "06_seeing_embeddings": [glove.cosine_exercise, glove.analogy_exercise,
+                             glove.explained_variance_exercise],
 }
 EXERCISES = [declare for declares in DECLARATIONS.values() for declare in declares]
 
@@ -106,3 +108,122 @@ def test_the_browser_judges_like_the_python_engine(blank_page, declare):
         browser = blank_page.evaluate("([kind, answer]) => window.courseSelfCheck.judge(kind, answer)",
                                       [spec, json.loads(json.dumps(answer))])
         assert browser == python, (answer, python, browser)
+
+
+# ---------------------------------------------------------------------- on the built pages
+
+ANSWERED_ON_EACH_PAGE = {
+    "01_tokens_to_vectors": tokens.encoding_exercise,
+    "02_one_hot": one_hot.one_hot_memory_exercise,
+    "03_dense_lookup": lookup.gradient_rows_exercise,
+    "04_sinusoidal_positions": positional.pe_row_exercise,
+    "05_combined_pipeline": pipeline.batch_exercise,
+    "06_seeing_embeddings": glove.analogy_exercise,
+}
+"""One exercise per lesson, covering every kind of answer box."""
+
+
+def as_text(kind, value) -> str:
+    """What a reader types into the box of ``kind`` for ``value``."""
+    if isinstance(kind, Mapping):
+        return ", ".join(f"{key}: {number!r}" for key, number in value.items())
+    if isinstance(kind, Words):
+        return ", ".join(value)
+    if isinstance(kind, Values):
+        array = np.asarray(value, dtype=float)
+        rows = array.reshape(1, -1) if array.ndim == 1 else array
+        return "; ".join(", ".join(repr(float(x)) for x in row) for row in rows)
+    return repr(float(value))
+
+
+def a_known_mistake(kind) -> tuple[list, str]:
+    """Answers for each box with one known mistake, and the hint it must bring."""
+    parts = list(kind.parts) if isinstance(kind, Fields) else [("", kind)]
+    answers = [expected_of(part) for _, part in parts]
+    for index, (name, part) in enumerate(parts):
+        if isinstance(part, Mapping) and part.mistakes:
+            key, value, hint = part.mistakes[0]
+            answers[index] = {**answers[index], key: value}
+        elif getattr(part, "mistakes", ()):
+            answers[index] = part.mistakes[0].value
+            hint = part.mistakes[0].hint
+        else:
+            continue
+        return answers, f"{name}: {hint}" if name else hint
+    raise AssertionError("no known mistake to make")
+
+
+def _type_answers(page, form_id: str, texts: list[str]) -> None:
+    """Type each text into its box with the keyboard, then Tab to the Check button and press Enter."""
+    for index, text in enumerate(texts):
+        if index == 0:
+            page.focus(f"#{form_id}-0")  # keyboard focus, no pointer event
+        else:
+            page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.id") == f"{form_id}-{index}"
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text)
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Check"
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("none", ""), "the focused Check button shows no focus ring"
+    page.keyboard.press("Enter")
+
+
+@pytest.mark.parametrize("lesson", list(ANSWERED_ON_EACH_PAGE))
+def test_each_lesson_checks_an_answer_with_the_keyboard_only(browser, site_url, built_site, lesson):
+    exercise = ANSWERED_ON_EACH_PAGE[lesson]()
+    kind = exercise.answer
+    parts = [part for _, part in kind.parts] if isinstance(kind, Fields) else [kind]
+    form_id = f"self-check-{exercise.name}"
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(f"{site_url}/book/lessons/{lesson}.html", wait_until="load")
+    assert page.locator("form.course-self-check").count() == len(DECLARATIONS[lesson])
+    assert "Not yet" not in page.inner_text("main")
+    feedback = page.locator(f"#{form_id}-feedback")
+    assert feedback.get_attribute("aria-live") == "polite"
+
+    right = [as_text(part, value) for part, value in zip(parts, [expected_of(p) for p in parts], strict=True)]
+    _type_answers(page, form_id, right)
+    assert feedback.inner_text().startswith("Correct!"), feedback.inner_text()
+    assert exercise.success.replace("`", "") in feedback.inner_text()
+
+    answers, hint = a_known_mistake(kind)
+    page.keyboard.press("Shift+Tab")  # back into the boxes
+    for _ in range(len(parts) - 1):
+        page.keyboard.press("Shift+Tab")
+    wrong = [as_text(part, value) for part, value in zip(parts, answers, strict=True)]
+    for index, text in enumerate(wrong):
+        if index:
+            page.keyboard.press("Tab")
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text)
+    page.keyboard.press("Enter")  # submits the form from inside a box
+    text = feedback.inner_text()
+    assert text.startswith("Not yet."), text
+    assert hint.replace("`", "") in text.replace("\n", " "), (hint, text)
+    assert errors == []
+    page.close()
+
+
+def test_the_answer_box_reads_well_in_dark_mode(browser, site_url, built_site):
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(f"{site_url}/book/lessons/04_sinusoidal_positions.html", wait_until="load")
+    colours = page.evaluate("""() => {
+        const box = document.querySelector('form.course-self-check input');
+        const style = getComputedStyle(box);
+        return [style.color, style.backgroundColor, document.documentElement.dataset.theme];
+    }""")
+    text, background, theme = colours
+    assert theme == "dark"
+
+    def luminance(rgb: str) -> float:
+        r, g, b = (int(v) / 255 for v in rgb[rgb.index("(") + 1:].split(",")[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    assert luminance(text) > 0.6 and luminance(background) < 0.3, colours
+    context.close()

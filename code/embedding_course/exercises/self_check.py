@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 
-from embedding_course.exercises.engine import Exercise, Fields, Mapping, Number, Values, Words, fmt, to_json
+from embedding_course.exercises.engine import Exercise, Fields, Mapping, Number, Values, Words, to_json
 
 FORM_CLASS = "course-self-check"
 """The class of every self-check form; the site loads its script on pages that hold one."""
@@ -24,7 +24,7 @@ def _tolerance_text(kind) -> str:
         return "exactly"
     if kind.relative:
         return f"to within {kind.tolerance * 100:g}%"
-    return f"to within ±{fmt(kind.tolerance)}"
+    return f"to within ±{kind.tolerance:g}"
 
 
 def answer_format(kind) -> str:
@@ -40,7 +40,8 @@ def answer_format(kind) -> str:
         return f"{what}; checked {_tolerance_text(kind)}."
     if isinstance(kind, Values):
         shape = np.asarray(kind.expected).shape
-        entries = "1 or 0 (or true/false)" if kind.booleans else ("whole numbers" if kind.whole else "numbers")
+        entries = "1 or 0 (or true/false)" if kind.booleans else ("whole "
+                                                                  "numbers" if kind.whole else "numbers")
         if len(shape) == 1:
             layout = f"{shape[0]} {entries}, separated by commas"
         else:
@@ -77,7 +78,8 @@ def self_check_html(exercise: Exercise) -> str:
             f'<label for="{field_id}">{html.escape(name)}</label>'
             f'<input id="{field_id}" name="part-{index}" type="text" autocomplete="off" spellcheck="false" '
             f'aria-describedby="{format_id}">'
-            f'<span class="course-self-check-format" id="{format_id}">{html.escape(answer_format(part))}</span>'
+            f'<span class="course-self-check-format" id="{format_id}">'
+            f"{html.escape(answer_format(part))}</span>"
             f"</div>")
     data = json.dumps(to_json(exercise), allow_nan=False).replace("</", "<\\/")
     legend = "Check your answer" + (f": {exercise.label}" if isinstance(kind, Fields) else "")
@@ -86,7 +88,8 @@ def self_check_html(exercise: Exercise) -> str:
         f"<fieldset><legend>{html.escape(legend)}</legend>"
         + "".join(rows)
         + '<button type="submit" class="course-self-check-button">Check</button>'
-        f'<div class="course-self-check-feedback" id="{base}-feedback" role="status" aria-live="polite"></div>'
+        f'<div class="course-self-check-feedback" id="{base}-feedback" role="status" '
+        'aria-live="polite"></div>'
         f"</fieldset>"
         f'<script type="application/json" class="course-self-check-data">{data}</script>'
         f"</form>"
