@@ -31,9 +31,15 @@ def encoding_exercise() -> Exercise:
     notes = tuple("" if word in vocabulary else
                   f"{word!r} is not in the vocabulary, so it becomes `<unk>`, ID {vocabulary.unk_id}."
                   for word in words)
+    unknown_as_padding = [i if word in vocabulary else vocabulary.pad_id
+                          for word, i in zip(words, expected, strict=True)]
     return Exercise(
         name="encoding",
         answer=Values(expected=tuple(expected), tolerance=0, whole=True, element="position",
+                      mistakes=(Mistake(unknown_as_padding,
+                                        f"a word missing from the vocabulary becomes `<unk>` (ID "
+                                        f"{vocabulary.unk_id}), not `<pad>` (ID {vocabulary.pad_id}), "
+                                        "which only fills short rows."),),
                       labels=tuple(f"position {i} ({word!r})" for i, word in enumerate(words)),
                       notes=notes),
         hint="call vocabulary.encode(sentence), or look each word up in vocabulary.token_to_id, "
