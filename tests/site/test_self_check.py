@@ -9,6 +9,7 @@ one exercise per lesson on the built site, right and wrong, with the keyboard on
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -222,7 +223,7 @@ def test_the_answer_box_reads_well_in_dark_mode(browser, site_url, built_site):
     assert theme == "dark"
 
     def luminance(rgb: str) -> float:
-        r, g, b = (int(v) / 255 for v in rgb[rgb.index("(") + 1:].split(",")[:3])
+        r, g, b = (int(v) / 255 for v in re.findall(r"\d+", rgb)[:3])
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
     assert luminance(text) > 0.6 and luminance(background) < 0.3, colours
