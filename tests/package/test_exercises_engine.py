@@ -167,6 +167,8 @@ def test_lesson_5_asks_for_the_pair_when_given_one_tensor():
     ids = torch.tensor(pipeline.batch_exercise().answer.parts[0][1].expected)
     assert "give the pair (ids, mask)" in str(pipeline.check_batch(ids))
     assert "give the pair (ids, mask)" in str(pipeline.check_batch(torch.stack([ids, ids])))
+    assert "give the pair (ids, mask)" in str(pipeline.check_batch(ids.tolist()))  # two rows, not a pair
+    assert pipeline.check_batch((ids, ids != 0))  # the pair itself, whose rows look alike
 
 
 def test_a_vector_of_numbers_is_a_tuple_of_numbers():

@@ -392,12 +392,23 @@ def _judge_mapping(kind: Mapping, answer) -> list[str]:
     return problems
 
 
+def _one_array(kind: Fields, answer) -> bool:
+    """True when ``answer`` is a single array shaped like one of the parts, not a tuple of parts."""
+    try:
+        array = read_numbers(answer, booleans=True)
+    except Unreadable:
+        return False
+    return any(isinstance(part, Values) and array.shape == part.shape for _, part in kind.parts)
+
+
 def _judge_fields(kind: Fields, answer) -> list[str]:
     widths = kind.widths()
     count = sum(widths)
     numbers_only = all(isinstance(part, Number) for _, part in kind.parts)
     if isinstance(answer, (torch.Tensor, np.ndarray)) and numbers_only and to_numpy(answer).ndim == 1:
         answer = list(to_numpy(answer))  # a vector of numbers is a tuple of numbers
+    if not numbers_only and isinstance(answer, (list, tuple)) and _one_array(kind, answer):
+        answer = np.asarray(0.0)  # one matrix, e.g. the rows of ids read as (ids, mask)
     if isinstance(answer, (torch.Tensor, np.ndarray)):
         raise Unreadable(f"give the {'pair' if count == 2 else 'tuple'} {kind.what}: "
                          f"{count} separate values in a tuple, not one array or tensor.")
