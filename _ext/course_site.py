@@ -27,6 +27,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 VENDOR_SOURCE = REPO_ROOT / ".vendor"
 PLOTLY_JS = "vendor/plotly.min.js"
 PLOT_MARKER = 'class="course-plot"'
+SELF_CHECK_MARKER = 'class="course-self-check"'
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/.
 VENDORED = {
@@ -106,6 +107,10 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         # Deferred: the text shows at once; each figure draws when plotly.js has run,
         # just before DOMContentLoaded (see embedding_course.web).
         app.add_js_file(PLOTLY_JS, priority=200, loading_method="defer")
+    if SELF_CHECK_MARKER in body:
+        # The exercises' answer boxes (embedding_course.exercises.self_check).
+        app.add_js_file("self_check.js", loading_method="defer")
+        app.add_css_file("self_check.css")
 
 
 def on_build_finished(app, exception) -> None:

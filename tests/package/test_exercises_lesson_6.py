@@ -37,7 +37,7 @@ def test_cosine_accepts_the_right_value_in_several_types(vectors):
         (lambda u, v, c: 100 * c, "percentage"),
         (lambda u, v, c: 1.7, r"lies in \[-1, 1\]"),
         (lambda u, v, c: 0.1, "you gave 0.1000"),
-        (lambda u, v, c: "0.8", "give one number"),
+        (lambda u, v, c: "0.8", "is text, not a number"),
         (lambda u, v, c: [0.8, 0.2], "give one number"),
     ],
 )
@@ -70,8 +70,8 @@ def test_analogy_explains_mistakes(vectors):
     assert "inputs" in str(ex.check_analogy(["tokyo", *expected[:2]]))
     assert "wrong order" in str(ex.check_analogy(expected[::-1]))
     assert "exactly 3 words" in str(ex.check_analogy(expected[:2]))
-    assert "a list of words" in str(ex.check_analogy("paris"))
-    assert "(a string)" in str(ex.check_analogy([1, 2, 3]))
+    assert "a list of 3 words" in str(ex.check_analogy("paris"))
+    assert "(a string in quotes)" in str(ex.check_analogy([1, 2, 3]))
     assert "first answer should be 'paris'" in str(ex.check_analogy(["london", "rome", "madrid"]))
     target = vectors.analogy_vector(*ex.ANALOGY)
     by_dot = ex._ranked_by_dot_product(target, set(ex.ANALOGY))
@@ -109,7 +109,7 @@ def test_explained_variance_explains_mistakes(vectors):
         s[0] ** 2 / (s ** 2).sum(): "first component only",
         3.5: "between 0 and 1",
         0.9: "you gave 0.9000",
-        "half": "one number",
+        "half": "is text, not a number",
     }
 
 

@@ -1,13 +1,23 @@
-"""Checkers for the exercises of lesson 3, "Dense lookup"."""
+"""Exercises of lesson 3, "Dense lookup", as declarations."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 
-from embedding_course.exercises import Feedback, correct, not_answered, number_pair, wrong
-from embedding_course.lookup import MIB, make_embedding, model_config, row_gradient_norms, table_gradient
+from embedding_course.exercises import checker
+from embedding_course.exercises.engine import Exercise, Fields, Mapping, Mistake, Number, fmt
+from embedding_course.lookup import (
+    MIB,
+    TinyLanguageModel,
+    count_parameters,
+    make_embedding,
+    model_config,
+    row_gradient_norms,
+    table_gradient,
+)
 
 GRADIENT_IDS = [[4, 2, 4], [4, 0, 7]]
 GRADIENT_VOCAB_SIZE, GRADIENT_DIM, GRADIENT_PADDING = 8, 3, 0
@@ -27,45 +37,30 @@ def expected_gradient_norms() -> dict[int, float]:
     return {int(row): float(norms[row]) for row in np.flatnonzero(norms)}
 
 
-def check_gradient_rows(answer) -> Feedback:
+def gradient_rows_exercise() -> Exercise:
     """Exercise 1: ``{row: gradient norm}`` for every row whose gradient is not zero."""
     expected = expected_gradient_norms()
-    if answer is None:
-        return not_answered("with loss = sum of outputs, each use of a row adds a vector of ones "
-                            f"(length sqrt({GRADIENT_DIM})) to that row's gradient.")
-    if not isinstance(answer, dict):
-        return wrong("give a dict {row: gradient norm}, e.g. {5: 1.0}.")
-    if not all(isinstance(row, (int, np.integer)) and not isinstance(row, bool) for row in answer):
-        return wrong("the keys must be row numbers (whole numbers), e.g. {5: 1.0}.")
-    problems = []
-    if GRADIENT_PADDING in answer and answer[GRADIENT_PADDING] != 0:
-        problems.append(f"row {GRADIENT_PADDING} is the padding row: it is used once but gets no gradient.")
-    answered = {int(row): value for row, value in answer.items() if value != 0}
-    answered.pop(GRADIENT_PADDING, None)
-    for row in sorted(set(expected) - set(answered)):
-        problems.append(f"row {row} was looked up, so its gradient is not zero; it is missing.")
-    for row in sorted(set(answered) - set(expected)):
-        if row != GRADIENT_PADDING:
-            problems.append(f"row {row} was never looked up, so its gradient is zero; leave it out.")
-    for row in sorted(set(answered) & set(expected)):
-        try:
-            value = float(answered[row])
-        except (TypeError, ValueError):
-            problems.append(f"the norm of row {row} must be a number.")
-            continue
-        if not math.isclose(value, expected[row], rel_tol=1e-4):
-            single = math.sqrt(GRADIENT_DIM)
-            if math.isclose(value, single, rel_tol=1e-4):
-                uses = round(expected[row] / single)
-                problems.append(f"row {row} is used {uses} times and the contributions add up: "
-                                f"its norm is {uses} x sqrt({GRADIENT_DIM}).")
-            else:
-                problems.append(f"row {row}: you gave {value:.4f}; count how often it is used and multiply "
-                                f"by the norm of one contribution, sqrt({GRADIENT_DIM}).")
-    if problems:
-        return wrong(*problems)
-    return correct("Only rows that were looked up get a gradient, repeats add up, and the padding "
-                   "row gets none.")
+    single = math.sqrt(GRADIENT_DIM)  # the norm of one use: a vector of ones
+    uses = Counter(i for row in GRADIENT_IDS for i in row)
+    return Exercise(
+        name="gradient-rows",
+        answer=Mapping(
+            expected=tuple(sorted(expected.items())), tolerance=1e-4, relative=True, key="row",
+            excluded=((GRADIENT_PADDING, f"row {GRADIENT_PADDING} is the padding row: it is used "
+                                         f"{uses[GRADIENT_PADDING]} time(s) but gets no gradient."),),
+            mistakes=tuple((row, single, f"row {row} is used {uses[row]} times and the contributions add "
+                                         f"up: its norm is {uses[row]} x sqrt({GRADIENT_DIM}).")
+                           for row in expected if uses[row] > 1),
+            missing="{key} {k} was looked up, so its gradient is not zero; it is missing.",
+            extra="{key} {k} was never looked up, so its gradient is zero; leave it out.",
+            otherwise="{key} {k}: you gave {got}; count how often it is used and multiply by the norm of "
+                      f"one contribution, sqrt({GRADIENT_DIM})."),
+        hint="with loss = sum of outputs, each use of a row adds a vector of ones "
+             f"(length sqrt({GRADIENT_DIM})) to that row's gradient.",
+        success="Only rows that were looked up get a gradient, repeats add up, and the padding row gets "
+                "none.",
+        label="Each row with a non-zero gradient and its norm, as row: norm pairs separated by commas",
+    )
 
 
 def expected_memory_mib() -> float:
@@ -74,53 +69,50 @@ def expected_memory_mib() -> float:
     return config.vocabulary_parameters * 2 / MIB
 
 
-def check_vocabulary_memory(answer) -> Feedback:
+def vocabulary_memory_exercise() -> Exercise:
     """Exercise 2: memory in MiB of LLaMA-3-8B's token table and its (untied) output layer, in bf16."""
     config = model_config(MEMORY_MODEL)
     expected = expected_memory_mib()
-    if answer is None:
-        return not_answered("V x C numbers per table, two tables (the output layer is not tied), "
-                            "2 bytes each in bf16, 2**20 bytes per MiB.")
-    try:
-        value = float(answer)
-    except (TypeError, ValueError):
-        return wrong(f"give one number (MiB); got {type(answer).__name__}.")
-    if math.isclose(value, expected, rel_tol=1e-3):
-        return correct(f"{expected:,.0f} MiB: {config.vocab_size:,} x {config.dim:,} x 2 tables x 2 bytes.")
-    hints = {
-        expected / 2: "that is one table; LLaMA-3-8B's output layer is a second V x C matrix (not tied).",
-        expected * 2: "that is fp32 (4 bytes per number); bf16 takes 2 bytes.",
-        expected * MIB / 1e6: "that is MB (10**6 bytes); a MiB is 2**20 bytes.",
-        expected / 4: "that is one table in int8; use two tables and 2 bytes per number.",
-        expected * MIB / 2: "that is the number of parameters, not MiB; multiply by 2 bytes, "
-                            "divide by 2**20.",
-    }
-    for wrong_value, hint in hints.items():
-        if math.isclose(value, wrong_value, rel_tol=1e-3):
-            return wrong(hint)
-    return wrong(f"you gave {value:,.1f} MiB; compute 2 x V x C x 2 bytes / 2**20 with V = "
-                 f"{config.vocab_size:,}, C = {config.dim:,}.")
+    return Exercise(
+        name="vocabulary-memory",
+        answer=Number(expected=expected, tolerance=1e-3, relative=True, unit="MiB", mistakes=(
+            Mistake(expected / 2, f"that is one table; {MEMORY_MODEL}'s output layer is a second V x C "
+                                  "matrix (not tied)."),
+            Mistake(expected * 2, "that is fp32 (4 bytes per number); bf16 takes 2 bytes."),
+            Mistake(expected * MIB / 1e6, "that is MB (10**6 bytes); a MiB is 2**20 bytes."),
+            Mistake(expected / 4, "that is one table in int8; use two tables and 2 bytes per number."),
+            Mistake(expected * MIB / 2, "that is the number of parameters, not MiB; multiply by 2 bytes, "
+                                        "divide by 2**20."),
+        ), otherwise=f"you gave {{got}} MiB; compute 2 x V x C x 2 bytes / 2**20 with V = "
+                     f"{config.vocab_size:,}, C = {config.dim:,}."),
+        hint="V x C numbers per table, two tables (the output layer is not tied), 2 bytes each in bf16, "
+             "2**20 bytes per MiB.",
+        success=f"{fmt(expected)} MiB: {config.vocab_size:,} x {config.dim:,} x 2 tables x 2 bytes.",
+        label="The memory in MiB",
+    )
 
 
-def check_tied_parameters(answer) -> Feedback:
+def tied_parameters_exercise() -> Exercise:
     """Exercise 3: ``(untied, tied)`` parameter counts of embedding + bias-free output layer."""
-    table = TYING_VOCAB_SIZE * TYING_DIM
-    if answer is None:
-        return not_answered("the embedding is V x C; the output layer maps C -> V, so it is another V x C; "
-                            "tying makes them one tensor.")
-    pair = number_pair(answer, "(parameters untied, parameters tied)", whole=True)
-    if isinstance(pair, Feedback):
-        return pair
-    untied, tied = pair
-    problems = []
-    if untied != 2 * table:
-        problems.append(f"untied: two V x C matrices, 2 x {TYING_VOCAB_SIZE} x {TYING_DIM}; "
-                        f"you gave {untied:,}.")
-    if tied != table:
-        if tied == 2 * table:
-            problems.append("tied: the output layer reuses the table, so it is counted once.")
-        else:
-            problems.append(f"tied: one V x C matrix, {TYING_VOCAB_SIZE} x {TYING_DIM}; you gave {tied:,}.")
-    if problems:
-        return wrong(*problems)
-    return correct(f"{2 * table:,} untied, {table:,} tied: tying halves the vocabulary's parameters.")
+    untied = count_parameters(TinyLanguageModel(TYING_VOCAB_SIZE, TYING_DIM, tie_weights=False))
+    tied = count_parameters(TinyLanguageModel(TYING_VOCAB_SIZE, TYING_DIM, tie_weights=True))
+    return Exercise(
+        name="tied-parameters",
+        answer=Fields(parts=(
+            ("untied", Number(expected=untied, tolerance=0, whole=True, mistakes=(
+                Mistake(tied, "that counts one matrix; untied, the output layer is a second V x C matrix."),),
+                otherwise=f"two V x C matrices, 2 x {TYING_VOCAB_SIZE} x {TYING_DIM}; you gave {{got}}.")),
+            ("tied", Number(expected=tied, tolerance=0, whole=True, mistakes=(
+                Mistake(untied, "the output layer reuses the table, so it is counted once."),),
+                otherwise=f"one V x C matrix, {TYING_VOCAB_SIZE} x {TYING_DIM}; you gave {{got}}.")),
+        )),
+        hint="the embedding is V x C; the output layer maps C -> V, so it is another V x C; tying makes "
+             "them one tensor.",
+        success=f"{untied:,} untied, {tied:,} tied: tying halves the vocabulary's parameters.",
+        label="The parameter counts untied, and tied",
+    )
+
+
+check_gradient_rows = checker(gradient_rows_exercise)
+check_vocabulary_memory = checker(vocabulary_memory_exercise)
+check_tied_parameters = checker(tied_parameters_exercise)

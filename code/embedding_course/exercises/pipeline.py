@@ -1,4 +1,4 @@
-"""Checkers for the exercises of lesson 5, "The combined pipeline"."""
+"""Exercises of lesson 5, "The combined pipeline", as declarations."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import math
 import numpy as np
 import torch
 
+from embedding_course import SEED
 from embedding_course.batching import encode_batch
-from embedding_course.exercises import Feedback, as_array, correct, not_answered, wrong
+from embedding_course.exercises import checker
+from embedding_course.exercises.engine import Exercise, Fields, Mistake, Number, Values, fmt
 from embedding_course.tokens import WordVocabulary
 
 BATCH_VOCAB_TEXTS = ("the cat sat on the mat", "a dog ran")
@@ -20,8 +22,8 @@ SHAPE_TEXTS = ("one two three", "one two three four five six seven eight nine", 
 SHAPE_MAX_LEN, SHAPE_D_MODEL = 6, 32
 """Exercise 2: the output shape for ``SHAPE_TEXTS``, truncated to 6 tokens, with d_model = 32."""
 
-VARIANCE_D_MODEL = 256
-"""Exercise 3: variance of sqrt(256) * (a default-initialised nn.Embedding's rows)."""
+VARIANCE_VOCAB_SIZE, VARIANCE_D_MODEL = 1000, 256
+"""Exercise 3: variance of sqrt(256) * (a default-initialised nn.Embedding(1000, 256)'s weights)."""
 
 
 def batch_vocabulary() -> WordVocabulary:
@@ -29,90 +31,86 @@ def batch_vocabulary() -> WordVocabulary:
     return WordVocabulary.from_texts(list(BATCH_VOCAB_TEXTS))
 
 
-def check_batch(answer) -> Feedback:
+def batch_exercise() -> Exercise:
     """Exercise 1: ``(ids, mask)`` for BATCH_TEXTS, truncated to 5 tokens, padded with <pad>."""
     vocab = batch_vocabulary()
-    expected = encode_batch(list(BATCH_TEXTS), vocab, max_len=BATCH_MAX_LEN)
-    ids_expected, mask_expected = expected.ids.numpy(), expected.mask.numpy().astype(float)
-    if answer is None:
-        return not_answered("vocab.encode each text, keep the first 5 IDs, fill the rest with vocab.pad_id; "
-                            "the mask is 1 where a real token sits.")
-    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
-        return wrong("give a pair (ids, mask).")
-    ids, mask = as_array(answer[0]), as_array(answer[1])
-    if ids is None or mask is None:
-        return wrong("ids and mask must both be matrices of numbers (tensors, arrays or nested lists).")
-    problems = []
-    if ids.shape != ids_expected.shape:
-        full = encode_batch(list(BATCH_TEXTS), vocab).ids.shape
-        if ids.shape == tuple(full):
-            problems.append(f"ids has shape {ids.shape}: the second text was not truncated to "
-                            f"{BATCH_MAX_LEN} tokens.")
-        else:
-            problems.append(f"ids should have shape (B, T) = {ids_expected.shape}, got {ids.shape}.")
-    elif not np.array_equal(ids, ids_expected):
-        if np.array_equal(np.where(mask_expected == 1, ids, ids_expected), ids_expected):
-            problems.append(f"the real tokens are right, but padding must use the <pad> ID {vocab.pad_id}.")
-        else:
-            row, col = np.argwhere(ids != ids_expected)[0]
-            problems.append(f"ids[{row}, {col}] is {ids[row, col]:.0f} but should be "
-                            f"{ids_expected[row, col]:.0f} (unknown words map to <unk> = {vocab.unk_id}).")
-    if mask.shape != mask_expected.shape:
-        problems.append(f"mask should have the shape of ids, {mask_expected.shape}, got {mask.shape}.")
-    elif not np.array_equal(mask, mask_expected):
-        if np.array_equal(1 - mask, mask_expected):
-            problems.append("the mask is inverted: use True/1 for real tokens, False/0 for padding.")
-        else:
-            problems.append("the mask must be 1 exactly where a real (not padding) token sits.")
-    if problems:
-        return wrong(*problems)
-    return correct("Row 0 ends in padding; row 1 lost its last words to truncation.")
+    batch = encode_batch(list(BATCH_TEXTS), vocab, max_len=BATCH_MAX_LEN)
+    ids, mask = batch.ids.numpy(), batch.mask.numpy().astype(float)  # (B, T) each
+    untruncated = tuple(encode_batch(list(BATCH_TEXTS), vocab).ids.shape)
+    padded_with_unk = np.where(mask == 1, ids, vocab.unk_id)
+    not_truncated = f"shape {untruncated}: the second text was not truncated to {BATCH_MAX_LEN} tokens."
+    return Exercise(
+        name="batch",
+        answer=Fields(parts=(
+            ("ids", Values(expected=ids.tolist(), tolerance=0, whole=True, element="ids",
+                           shape_hints=((untruncated, not_truncated),),
+                           mistakes=(Mistake(padded_with_unk.tolist(), "the real tokens are right, but "
+                                                                       "padding "
+                                             f"must use the <pad> ID {vocab.pad_id}, not <unk>."),),
+                           otherwise=f"unknown words map to <unk> = {vocab.unk_id}; padding is <pad> = "
+                                     f"{vocab.pad_id}.")),
+            ("mask", Values(expected=mask.tolist(), tolerance=0, booleans=True, element="mask",
+                            shape_hints=((untruncated, not_truncated),),
+                            allowed=(0.0, 1.0), allowed_hint="a mask holds only 1 (True) and 0 (False).",
+                            mistakes=(Mistake((1 - mask).tolist(), "the mask is inverted: use True/1 "
+                                                                   "for real "
+                                              "tokens, False/0 for padding."),),
+                            otherwise="the mask is 1 exactly where a real (not padding) token sits.")),
+        )),
+        hint="vocab.encode each text, keep the first 5 IDs, fill the rest with vocab.pad_id; the mask is 1 "
+             "where a real token sits.",
+        success="Row 0 ends in padding; row 1 lost its last words to truncation.",
+        label="The two matrices, rows separated by semicolons",
+    )
 
 
-def check_output_shape(answer) -> Feedback:
+def output_shape_exercise() -> Exercise:
     """Exercise 2: the (B, T, C) shape of the pipeline's output for SHAPE_TEXTS."""
-    lengths = [min(len(text.split()), SHAPE_MAX_LEN) for text in SHAPE_TEXTS]
-    expected = (len(SHAPE_TEXTS), max(lengths), SHAPE_D_MODEL)
-    if answer is None:
-        return not_answered("B is the number of texts, T the longest length after truncation, C = d_model.")
-    if torch.is_tensor(answer) or isinstance(answer, torch.Size):
-        answer = tuple(answer.tolist()) if torch.is_tensor(answer) else tuple(answer)
-    if not isinstance(answer, (tuple, list)) or len(answer) != 3:
-        return wrong("give three whole numbers (B, T, C).")
-    try:
-        got = tuple(int(value) for value in answer)
-    except (TypeError, ValueError):
-        return wrong("give three whole numbers (B, T, C).")
-    if got == expected:
-        return correct("The position table contributes (T, C) = "
-                       f"({expected[1]}, {expected[2]}), broadcast over the batch.")
-    longest = max(len(text.split()) for text in SHAPE_TEXTS)
-    if got == (expected[0], longest, expected[2]):
-        return wrong(f"T = {longest} is the longest text before truncation; nothing is kept past "
-                     f"{SHAPE_MAX_LEN} tokens.")
-    if sorted(got) == sorted(expected):
-        return wrong("the right numbers in the wrong order: batch first, then tokens, then channels: "
-                     f"{expected}.")
-    return wrong(f"(B, T, C) is not {got}; count the texts, the longest kept length and the width.")
+    vocab = WordVocabulary.from_texts(list(SHAPE_TEXTS))
+    expected = (*encode_batch(list(SHAPE_TEXTS), vocab, max_len=SHAPE_MAX_LEN).ids.shape, SHAPE_D_MODEL)
+    untruncated = (*encode_batch(list(SHAPE_TEXTS), vocab).ids.shape, SHAPE_D_MODEL)
+    return Exercise(
+        name="output-shape",
+        answer=Values(
+            expected=expected, tolerance=0, whole=True, labels=("B", "T", "C"),
+            mistakes=(Mistake(untruncated, f"T = {untruncated[1]} is the longest text before truncation; "
+                                           f"nothing is kept past {SHAPE_MAX_LEN} tokens."),),
+            order_hint=f"the right numbers in the wrong order: batch first, then tokens, then channels: "
+                       f"{expected}.",
+            otherwise="count the texts, the longest kept length and the width."),
+        hint="B is the number of texts, T the longest length after truncation, C = d_model.",
+        success=f"The position table contributes (T, C) = ({expected[1]}, {expected[2]}), broadcast over "
+                "the batch.",
+        label="The shape (B, T, C): three whole numbers separated by commas",
+    )
 
 
-def check_scaled_variance(answer) -> Feedback:
-    """Exercise 3: variance of the entries of sqrt(256) * nn.Embedding(V, 256).weight (default init)."""
-    if answer is None:
-        return not_answered("nn.Embedding starts from N(0, 1); multiplying by a constant c multiplies the "
-                            "variance by c squared. Or measure it.")
-    array = as_array(answer)
-    if array is None or array.size != 1:
-        return wrong("give one number.")
-    value = float(array.reshape(()))
-    if math.isclose(value, VARIANCE_D_MODEL, rel_tol=0.1):
-        return correct(f"About {VARIANCE_D_MODEL}: the scale multiplies a unit variance by d_model. It "
-                       "keeps the variance near 1 only with an init of std `d_model ** -0.5`.")
-    if math.isclose(value, 1.0, rel_tol=0.15):
-        return wrong("1 is what you get with an init of std `d_model ** -0.5`; nn.Embedding's default is "
-                     "N(0, 1), so the scaled entries have variance `sqrt(d) ** 2 * 1 = d`.")
-    if math.isclose(value, math.sqrt(VARIANCE_D_MODEL), rel_tol=0.1):
-        return wrong(f"{math.sqrt(VARIANCE_D_MODEL):.0f} is the standard deviation; the variance is its "
-                     "square.")
-    return wrong(f"{value:g} is far off; the entries start with variance 1 and are multiplied by "
-                 f"sqrt({VARIANCE_D_MODEL}).")
+def scaled_variance_exercise() -> Exercise:
+    """Exercise 3: variance of the entries of sqrt(256) * nn.Embedding(1000, 256).weight (default init)."""
+    torch.manual_seed(SEED)
+    table = torch.nn.Embedding(VARIANCE_VOCAB_SIZE, VARIANCE_D_MODEL)
+    with torch.no_grad():
+        measured = float((table.weight * math.sqrt(VARIANCE_D_MODEL)).var())
+        unscaled = float(table.weight.var())
+    return Exercise(
+        name="scaled-variance",
+        answer=Number(expected=measured, tolerance=0.1, relative=True, mistakes=(
+            Mistake(unscaled, "1 is what you get with an init of std `d_model ** -0.5`; nn.Embedding's "
+                              "default "
+                              "is N(0, 1), so the scaled entries have variance `sqrt(d) ** 2 * 1 = d`.",
+                    tolerance=0.15),
+            Mistake(math.sqrt(measured), f"{fmt(math.sqrt(VARIANCE_D_MODEL))} is the standard deviation; the "
+                                         "variance is its square."),
+        ), otherwise=f"{{got}} is far off; the entries start with variance 1 and are multiplied by "
+                     f"sqrt({VARIANCE_D_MODEL})."),
+        hint="nn.Embedding starts from N(0, 1); multiplying by a constant c multiplies the variance by c "
+             "squared. Or measure it.",
+        success=f"About {VARIANCE_D_MODEL}: the scale multiplies a unit variance by d_model. It keeps the "
+                "variance near 1 only with an init of std `d_model ** -0.5`.",
+        label="The variance (within 10%)",
+    )
+
+
+check_batch = checker(batch_exercise)
+check_output_shape = checker(output_shape_exercise)
+check_scaled_variance = checker(scaled_variance_exercise)

@@ -1,11 +1,10 @@
-"""Checkers for the exercises of lesson 1, "From tokens to vectors"."""
+"""Exercises of lesson 1, "From tokens to vectors", as declarations."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from embedding_course import ids
-from embedding_course.exercises import Feedback, correct, not_answered, wrong
+from embedding_course.exercises import checker
+from embedding_course.exercises.engine import Exercise, Fields, Mistake, Number, Values, Words, fmt
 from embedding_course.tokens import WordVocabulary
 
 EXERCISE_TEXTS = [
@@ -24,35 +23,31 @@ def exercise_vocabulary() -> WordVocabulary:
     return WordVocabulary.from_texts(EXERCISE_TEXTS)
 
 
-def check_encoding(answer) -> Feedback:
+def encoding_exercise() -> Exercise:
     """Exercise 1: the list of IDs of :data:`ENCODE_SENTENCE` in :func:`exercise_vocabulary`."""
     vocabulary = exercise_vocabulary()
     words = ENCODE_SENTENCE.split()
-    expected = [vocabulary.token_to_id.get(word, vocabulary.unk_id) for word in words]
-    if answer is None:
-        return not_answered("call vocabulary.encode(sentence), or look each word up in "
-                            "vocabulary.token_to_id, using vocabulary.unk_id for a word that is missing.")
-    if isinstance(answer, str) or not hasattr(answer, "__len__"):
-        return wrong(f"give a list of whole numbers, one per word; got {type(answer).__name__}.")
-    answer = list(np.asarray(answer).reshape(-1).tolist()) if hasattr(answer, "shape") else list(answer)
-    if any(isinstance(value, str) for value in answer):
-        return wrong("the answer holds strings: give the IDs (whole numbers), not the words.")
-    if len(answer) != len(expected):
-        return wrong(f"the sentence has {len(words)} words, so it needs {len(words)} IDs; "
-                     f"you gave {len(answer)}.")
-    problems = []
-    for position, (word, got, want) in enumerate(zip(words, answer, expected, strict=True)):
-        if got == want:
-            continue
-        if word not in vocabulary:
-            problems.append(f"position {position}: {word!r} is not in the vocabulary, so it becomes "
-                            f"`<unk>`, whose ID is {vocabulary.unk_id} (you gave {got}).")
-        else:
-            problems.append(f"position {position}: {word!r} has ID {want}, you gave {got}.")
-    if problems:
-        return wrong(*problems)
-    return correct(f"'red' was never seen, so it became `<unk>` (ID {vocabulary.unk_id}); "
-                   "the two copies of 'the' share one ID.")
+    expected = vocabulary.encode(ENCODE_SENTENCE)
+    notes = tuple("" if word in vocabulary else
+                  f"{word!r} is not in the vocabulary, so it becomes `<unk>`, ID {vocabulary.unk_id}."
+                  for word in words)
+    unknown_as_padding = [i if word in vocabulary else vocabulary.pad_id
+                          for word, i in zip(words, expected, strict=True)]
+    return Exercise(
+        name="encoding",
+        answer=Values(expected=tuple(expected), tolerance=0, whole=True, element="position",
+                      mistakes=(Mistake(unknown_as_padding,
+                                        f"a word missing from the vocabulary becomes `<unk>` (ID "
+                                        f"{vocabulary.unk_id}), not `<pad>` (ID {vocabulary.pad_id}), "
+                                        "which only fills short rows."),),
+                      labels=tuple(f"position {i} ({word!r})" for i, word in enumerate(words)),
+                      notes=notes),
+        hint="call vocabulary.encode(sentence), or look each word up in vocabulary.token_to_id, "
+             "using vocabulary.unk_id for a word that is missing.",
+        success=f"'red' was never seen, so it became `<unk>` (ID {vocabulary.unk_id}); the two copies "
+                "of 'the' share one ID.",
+        label=f"The {len(words)} IDs, one per word, separated by commas",
+    )
 
 
 def closest_cities() -> tuple[str, str, int, float]:
@@ -60,30 +55,31 @@ def closest_cities() -> tuple[str, str, int, float]:
     return min(ids.city_pairs(), key=lambda pair: pair[3])
 
 
-def check_closest_cities(answer) -> Feedback:
+def closest_cities_exercise() -> Exercise:
     """Exercise 2: ``(city_a, city_b, id_gap)`` for the two cities that lie closest on the map."""
-    first, second, gap, _ = closest_cities()
-    names = ids.city_names()
-    if answer is None:
-        return not_answered("ids.city_pairs() lists (a, b, id_gap, km) for every pair; take the pair "
-                            "with the smallest km and read off its id_gap.")
-    if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 3:
-        return wrong("give three things: (city_a, city_b, id_gap), e.g. ('Paris', 'Rome', 2).")
-    city_a, city_b, got_gap = answer
-    unknown = [name for name in (city_a, city_b) if name not in names]
-    if unknown:
-        return wrong(f"unknown city {unknown[0]!r}; the cities are: {', '.join(names)}.")
-    problems = []
-    if {city_a, city_b} != {first, second}:
-        km = ids.great_circle_km(ids.CITIES[ids.city_id(city_a)], ids.CITIES[ids.city_id(city_b)])
-        problems.append(f"{city_a} and {city_b} are {km:,.0f} km apart; another pair is closer.")
-    true_gap = abs(ids.city_id(city_a) - ids.city_id(city_b))
-    if isinstance(got_gap, bool) or not isinstance(got_gap, (int, np.integer)):
-        problems.append(f"the ID gap must be a whole number, got {got_gap!r}.")
-    elif got_gap != true_gap:
-        problems.append(f"the ID gap of {city_a} and {city_b} is |{ids.city_id(city_a)} - "
-                        f"{ids.city_id(city_b)}|, not {got_gap}.")
-    if problems:
-        return wrong(*problems)
-    return correct(f"The closest cities on the map are {gap} apart by ID: the register order knows "
-                   "nothing about geography.")
+    first, second, gap, km = closest_cities()
+    other_pairs = tuple(
+        Mistake((a, b), f"{a} and {b} are {fmt(round(distance))} km apart; another pair is closer.")
+        for a, b, _, distance in ids.city_pairs() if {a, b} != {first, second})
+    return Exercise(
+        name="closest-cities",
+        answer=Fields(flat=True, describe="(city_a, city_b, id_gap)", parts=(
+            ("cities", Words(expected=(first, second), ordered=False, noun="city",
+                             choices=tuple(ids.city_names()),
+                             mistakes=other_pairs, otherwise="those are not the two closest cities.")),
+            ("ID gap", Number(expected=gap, tolerance=0, whole=True, mistakes=(
+                Mistake(round(km), "that is their distance in km; give the difference of their IDs.",
+                        tolerance=1),),
+                otherwise=f"the ID gap of {first} and {second} is |{ids.city_id(first)} - "
+                          f"{ids.city_id(second)}|, not {{got}}.")),
+        )),
+        hint="ids.city_pairs() lists (a, b, id_gap, km) for every pair; take the pair with the smallest "
+             "km and read off its id_gap.",
+        success=f"The closest cities on the map are {gap} apart by ID: the register order knows nothing "
+                "about geography.",
+        label="The two cities, and the gap between their IDs",
+    )
+
+
+check_encoding = checker(encoding_exercise)
+check_closest_cities = checker(closest_cities_exercise)
