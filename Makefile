@@ -67,8 +67,15 @@ notebooks: venv ## regenerate the .ipynb beside each page (run after editing a p
 serve: ## serve the built site on http://127.0.0.1:$(PORT)
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
-bench: venv vendor ## time cold/no-change/one-file rebuilds, page sizes
-	$(PY) tools/bench.py
+LIGHTHOUSE := tools/bench-js/node_modules/lighthouse/cli/index.js
+BENCH_ARGS := $(if $(PAGES),--pages $(PAGES)) $(if $(RUNS),--runs $(RUNS))
+
+$(LIGHTHOUSE): tools/bench-js/package.json tools/bench-js/package-lock.json
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix tools/bench-js --no-audit --no-fund --loglevel=error
+	touch $@
+
+bench: venv vendor browser $(LIGHTHOUSE) ## cold and no-change build times; Lighthouse per page (PAGES=..., RUNS=3)
+	CHROME_PATH=$(CHROMIUM) $(PY) tools/bench.py $(BENCH_ARGS) $(BENCH_FLAGS)
 
 clean: ## remove build output (keeps .venv and .vendor)
 	rm -rf _build
