@@ -32,6 +32,8 @@ vendor: .vendor/.installed
 	tar -xzf .vendor/tarballs/mathjax-*.tgz -C .vendor/mathjax --strip-components=1
 	tar -xzf .vendor/tarballs/requirejs-*.tgz -C .vendor/requirejs --strip-components=1
 	tar -xzf .vendor/tarballs/jupyter-widgets-html-manager-*.tgz -C .vendor/html-manager --strip-components=1
+	for bundle in basic cartesian gl3d; do mkdir -p .vendor/plotly-$$bundle && \
+	  tar -xzf .vendor/tarballs/plotly.js-$$bundle-dist-min-*.tgz -C .vendor/plotly-$$bundle --strip-components=1; done
 	rm -rf .vendor/tarballs
 	touch $@
 

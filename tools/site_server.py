@@ -14,6 +14,7 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from io import BytesIO
 from pathlib import Path
+from typing import ClassVar
 
 COMPRESSED_SUFFIXES = {".html", ".js", ".css", ".json", ".svg", ".txt", ".map", ".ipynb"}
 
@@ -26,7 +27,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
 class GzipHandler(QuietHandler):
     """Like QuietHandler, but text files go out gzip-compressed when the browser accepts it."""
 
-    _cache: dict[tuple[str, float], bytes] = {}
+    _cache: ClassVar[dict[tuple[str, float], bytes]] = {}
 
     def send_head(self):
         path = Path(self.translate_path(self.path))
