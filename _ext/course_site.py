@@ -6,6 +6,8 @@
   else), all served from ``_static/vendor/`` (no CDN). Pages without figures load neither.
 * MathJax is loaded only by pages that hold math themselves.
 * Every page gets a meta description: its first paragraph.
+* The theme's icons are drawn as inline SVG at build time (``theme_icons.py``), instead of
+  by its 1.4 MB icon script.
 * MathJax, require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
@@ -25,6 +27,7 @@ import shutil
 from pathlib import Path
 
 import kernel_polling
+import theme_icons
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
@@ -186,9 +189,23 @@ def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
                                + f'\n<meta name="description" content="{html.escape(description)}" />')
 
 
+def _inline_theme_icons(outdir: Path) -> None:
+    """Every page's Font Awesome icons as inline SVG; the icon script is no longer loaded."""
+    script = outdir / "_static" / "scripts" / "fontawesome.js"
+    if not script.exists():
+        return
+    icons = theme_icons.load_icons(script)
+    for page in outdir.rglob("*.html"):
+        text = page.read_text()
+        inlined = theme_icons.inline_icons(text, icons)
+        if inlined != text:
+            page.write_text(inlined)
+
+
 def on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
+    _inline_theme_icons(Path(app.outdir))
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
     shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)
