@@ -27,8 +27,10 @@ class PageVisit:
     failed_requests: list[str] = field(default_factory=list)
 
 
-def visit(browser, url: str, base: str, color_scheme: str = "light") -> PageVisit:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
+def visit(browser, url: str, base: str, color_scheme: str = "light",
+          viewport: tuple[int, int] = (1280, 900)) -> PageVisit:
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+                                  color_scheme=color_scheme, has_touch=viewport[0] < 600)
     page = context.new_page()
     result = PageVisit(page)
 
