@@ -83,7 +83,7 @@
 
   // Put side-by-side subplots one under the other, with their titles and colour bars.
   function stack(spec, layout, panels, plotHeight, margin) {
-    var GAP = 80;  // px between panels: the panel's tick labels and the next one's title
+    var GAP = 100;  // px between panels: the panel's tick labels and the next one's title
     panels.sort(function (a, b) { return (b.y[1] - a.y[1]) || (a.x[0] - b.x[0]); });
     panels.forEach(function (panel) {
       panel.px = Math.max(170, Math.min(300, Math.round((panel.y[1] - panel.y[0]) * plotHeight)));
@@ -193,13 +193,18 @@
       if (item.x !== undefined) { thing.x = item.x; }
       highest = Math.max(highest, item.px + (item.list === 'annotations' ? 18 : 34));
     });
+    Object.keys(layout).forEach(function (key) {
+      if (/^xaxis\d*$/.test(key) && layout[key].side === 'top') {
+        highest = Math.max(highest, 26);  // tick labels above the plot
+      }
+    });
     if (layout.legend && layout.legend.orientation === 'h' && (layout.legend.y || 0) >= 1) {
       highest = Math.max(highest, 28);
     }
     if ((layout.annotations || []).some(function (note) {
       return note.yref === 'paper' && Math.abs(note.y - 1) < 0.02;
     })) {
-      highest = Math.max(highest, 20);  // a subplot title on the plot's top edge
+      highest = Math.max(highest, 26);  // a subplot title on the plot's top edge
     }
     // The title: wrapped to the width, above everything else.
     var titleChars = Math.floor((width - 20) / (13 * CHAR_WIDTH));
@@ -226,9 +231,9 @@
       layout.title = Object.assign(title, {
         font: Object.assign({}, title.font || {}, {size: 13}),
         x: 0, xref: 'container', xanchor: 'left', y: 1, yref: 'paper', yanchor: 'bottom',
-        pad: {t: 0, b: highest + 6, l: 8}});
+        pad: {t: 0, b: highest + 12 + 16 * (titleLines - 1), l: 8}});
     }
-    var needed = highest + 6 + 17 * titleLines + 10;
+    var needed = highest + 12 + 33 * titleLines + 10;
     extraTop += Math.max(0, needed - margin.t - extraTop);
     margin.t += extraTop;
     height += extraTop;
@@ -242,6 +247,13 @@
       return note.text ? Object.assign({}, note, {text: wrap(note.text, noteChars)}) : note;
     });
     uprightCategories(spec, layout, plotWidth, fontSize);
+    // A colour bar's title beside the bar, not on top of its highest tick label.
+    spec.data.forEach(function (trace) {
+      if (trace.colorbar && trace.colorbar.title && trace.colorbar.title.text) {
+        trace.colorbar = Object.assign({}, trace.colorbar, {
+          title: Object.assign({}, trace.colorbar.title, {side: 'right'})});
+      }
+    });
     layout.margin = margin;
     layout.height = Math.round(height);
     return layout;
