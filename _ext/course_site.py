@@ -51,6 +51,7 @@ FULL_BUNDLE = "plotly.min.js"
 SPEC_PATTERN = re.compile(r'<script type="application/json" class="course-plot-spec"[^>]*>(.*?)</script>',
                           re.S)
 DESCRIPTION_LENGTH = 155
+FIGURE_DATA = "_static/figures"
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/.
 VENDORED = {
@@ -174,6 +175,23 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         bundle = plotly_bundle(page_trace_types(body))
         app.add_js_file(FIGURE_LOADER, priority=200, loading_method="defer",
                         **{"data-plotly": f"vendor/{bundle}"})
+        context["body"] = _move_figure_data_out(app, pagename, context, body)
+
+
+def _move_figure_data_out(app, pagename: str, context: dict, body: str) -> str:
+    """Write each figure's JSON to its own file under _static/figures/, fetched when the
+    figure is drawn: the page itself stays small."""
+    folder = Path(app.outdir) / FIGURE_DATA / pagename
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def move(match: re.Match) -> str:
+        div_id = re.search(r'data-for="([^"]+)"', match.group(0)).group(1)
+        (folder / f"{div_id}.json").write_text(match.group(1))
+        url = context["pathto"](f"{FIGURE_DATA}/{pagename}/{div_id}.json", 1)
+        return (f'<script type="application/json" class="course-plot-spec" data-for="{div_id}" '
+                f'data-src="{url}"></script>')
+
+    return SPEC_PATTERN.sub(move, body)
 
 
 def on_page_context_late(app, pagename, templatename, context, doctree) -> None:

@@ -29,9 +29,16 @@
     return loading;
   }
 
+  // A figure's data: in its own file (data-src) on the site, or inline.
   function specFor(gd) {
     var holder = document.querySelector('script.course-plot-spec[data-for="' + gd.id + '"]');
-    return JSON.parse(holder.textContent);
+    if (holder.dataset.src) {
+      return fetch(holder.dataset.src).then(function (response) {
+        if (!response.ok) { throw new Error('could not load ' + holder.dataset.src); }
+        return response.json();
+      });
+    }
+    return Promise.resolve(JSON.parse(holder.textContent));
   }
 
   // ---- On a phone (narrower than NARROW): a layout that fits, set before drawing. ----
@@ -298,8 +305,8 @@
   function draw(gd) {
     if (gd.dataset.state) { return; }
     gd.dataset.state = 'loading';
-    var spec = specFor(gd);
-    loadPlotly().then(function (Plotly) {
+    Promise.all([specFor(gd), loadPlotly()]).then(function (loaded) {
+      var spec = loaded[0], Plotly = loaded[1];
       var narrow = gd.clientWidth < NARROW;
       // On a phone the toolbar would cover the title; pinch and drag still zoom and pan.
       var config = {responsive: true, displaylogo: false, displayModeBar: !narrow};
