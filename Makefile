@@ -32,6 +32,8 @@ vendor: .vendor/.installed
 	tar -xzf .vendor/tarballs/mathjax-*.tgz -C .vendor/mathjax --strip-components=1
 	tar -xzf .vendor/tarballs/requirejs-*.tgz -C .vendor/requirejs --strip-components=1
 	tar -xzf .vendor/tarballs/jupyter-widgets-html-manager-*.tgz -C .vendor/html-manager --strip-components=1
+	for bundle in basic cartesian gl3d; do mkdir -p .vendor/plotly-$$bundle && \
+	  tar -xzf .vendor/tarballs/plotly.js-$$bundle-dist-min-*.tgz -C .vendor/plotly-$$bundle --strip-components=1; done
 	rm -rf .vendor/tarballs
 	touch $@
 
@@ -67,8 +69,15 @@ notebooks: venv ## regenerate the .ipynb beside each page (run after editing a p
 serve: ## serve the built site on http://127.0.0.1:$(PORT)
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
-bench: venv vendor ## time cold/no-change/one-file rebuilds, page sizes
-	$(PY) tools/bench.py
+LIGHTHOUSE := tools/bench-js/node_modules/lighthouse/cli/index.js
+BENCH_ARGS := $(if $(PAGES),--pages $(PAGES)) $(if $(RUNS),--runs $(RUNS))
+
+$(LIGHTHOUSE): tools/bench-js/package.json tools/bench-js/package-lock.json
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix tools/bench-js --no-audit --no-fund --loglevel=error
+	touch $@
+
+bench: venv vendor browser $(LIGHTHOUSE) ## cold and no-change build times; Lighthouse per page (PAGES=..., RUNS=3)
+	CHROME_PATH=$(CHROMIUM) $(PY) tools/bench.py $(BENCH_ARGS) $(BENCH_FLAGS)
 
 clean: ## remove build output (keeps .venv and .vendor)
 	rm -rf _build

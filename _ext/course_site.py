@@ -1,7 +1,13 @@
 """Sphinx extension for the course site: self-hosted JavaScript and build information.
 
-* plotly.js is copied once into ``_static/vendor/`` from the installed Plotly package and
-  added only to pages that hold a Plotly figure (not inlined into each page, no CDN).
+* Plotly figures are drawn by ``static/course-figures.js`` when they come near the screen;
+  it loads the smallest plotly.js bundle that draws the page's traces (npm partial bundles
+  of the version the installed Python plotly writes for; the full bundle for anything
+  else), all served from ``_static/vendor/`` (no CDN). Pages without figures load neither.
+* MathJax is loaded only by pages that hold math themselves.
+* Every page gets a meta description: its first paragraph.
+* The theme's icons are drawn as inline SVG at build time (``theme_icons.py``), instead of
+  by its 1.4 MB icon script.
 * MathJax, require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
@@ -12,11 +18,15 @@
 
 from __future__ import annotations
 
+import html
+import json
 import logging
 import os
+import re
 import shutil
 from pathlib import Path
 
+import theme_icons
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
@@ -25,15 +35,30 @@ os.environ.setdefault("PYTHONHASHSEED", "0")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 VENDOR_SOURCE = REPO_ROOT / ".vendor"
-PLOTLY_JS = "vendor/plotly.min.js"
 PLOT_MARKER = 'class="course-plot"'
 SELF_CHECK_MARKER = 'class="course-self-check"'
+FIGURE_LOADER = "course-figures.js"
+# Smallest first: the trace types each plotly.js bundle draws (from the bundles' READMEs).
+PLOTLY_BUNDLES = {
+    "plotly-basic.min.js": {"bar", "pie", "scatter"},
+    "plotly-cartesian.min.js": {"bar", "box", "contour", "heatmap", "histogram", "histogram2d",
+                                "histogram2dcontour", "image", "pie", "scatter", "scatterternary",
+                                "violin"},
+    "plotly-gl3d.min.js": {"cone", "isosurface", "mesh3d", "scatter", "scatter3d", "streamtube",
+                           "surface", "volume"},
+}
+FULL_BUNDLE = "plotly.min.js"
+SPEC_PATTERN = re.compile(r'<script type="application/json" class="course-plot-spec"[^>]*>(.*?)</script>',
+                          re.S)
+DESCRIPTION_LENGTH = 155
+FIGURE_DATA = "_static/figures"
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/.
 VENDORED = {
     "mathjax": "mathjax/es5",
     "require.min.js": "requirejs/require.js",
     "embed-amd.js": "html-manager/dist/embed-amd.js",
+    **{name: f"{name.removesuffix('.min.js')}/{name}" for name in PLOTLY_BUNDLES},
 }
 # The pages load MathJax's tex-chtml component; everything it may load later (extensions,
 # fonts, the menu's renderers and accessibility tools) lives in MathJax's sub-folders. The
@@ -58,6 +83,48 @@ def _plotly_js_path() -> Path:
     return path
 
 
+def _check_plotly_versions() -> None:
+    """The partial bundles must be the plotly.js version the Python package writes figures for."""
+    from plotly.offline import get_plotlyjs_version
+
+    wanted = get_plotlyjs_version()
+    for name in PLOTLY_BUNDLES:
+        package = VENDOR_SOURCE / VENDORED[name]
+        version = json.loads((package.parent / "package.json").read_text())["version"]
+        if version != wanted:
+            raise RuntimeError(f"{package.parent.name} is plotly.js {version}, but the installed Python "
+                               f"plotly writes for {wanted}: pin {wanted} in js-requirements.txt")
+
+
+def plotly_bundle(trace_types: set[str]) -> str:
+    """The smallest plotly.js bundle that draws every one of ``trace_types``."""
+    for name, covered in PLOTLY_BUNDLES.items():
+        if trace_types <= covered:
+            return name
+    return FULL_BUNDLE
+
+
+def page_trace_types(body: str) -> set[str]:
+    """The trace types of every Plotly figure in a page's HTML."""
+    types = set()
+    for spec in SPEC_PATTERN.findall(body):
+        types.update(trace.get("type", "scatter") for trace in json.loads(spec).get("data", []))
+    return types
+
+
+def page_description(doctree) -> str:
+    """A page's first real paragraph, as plain text of at most DESCRIPTION_LENGTH characters."""
+    from docutils import nodes
+
+    for paragraph in doctree.findall(nodes.paragraph):
+        text = " ".join(paragraph.astext().split())
+        if len(text) >= 40:
+            if len(text) > DESCRIPTION_LENGTH:
+                text = text[:DESCRIPTION_LENGTH - 1].rsplit(" ", 1)[0] + "…"
+            return text
+    return ""
+
+
 def _check_vendor() -> None:
     missing = [str(VENDOR_SOURCE / source) for source in VENDORED.values()
                if not (VENDOR_SOURCE / source).exists()]
@@ -77,6 +144,7 @@ def _build_footer() -> str:
 
 def on_config_inited(app, config) -> None:
     _check_vendor()
+    _check_plotly_versions()
     static = str(Path(__file__).parent / "static")
     if static not in config.html_static_path:
         config.html_static_path.append(static)
@@ -104,21 +172,65 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
             context[key][:] = [asset for asset in context[key] if not _is_thebe(asset)]
     body = context.get("body", "")
     if PLOT_MARKER in body:
-        # Deferred: the text shows at once; each figure draws when plotly.js has run,
-        # just before DOMContentLoaded (see embedding_course.web).
-        app.add_js_file(PLOTLY_JS, priority=200, loading_method="defer")
+        bundle = plotly_bundle(page_trace_types(body))
+        app.add_js_file(FIGURE_LOADER, priority=200, loading_method="defer",
+                        **{"data-plotly": f"vendor/{bundle}"})
+        context["body"] = _move_figure_data_out(app, pagename, context, body)
     if SELF_CHECK_MARKER in body:
         # The exercises' answer boxes (embedding_course.exercises.self_check).
         app.add_js_file("self_check.js", loading_method="defer")
         app.add_css_file("self_check.css")
 
 
+def _move_figure_data_out(app, pagename: str, context: dict, body: str) -> str:
+    """Write each figure's JSON to its own file under _static/figures/, fetched when the
+    figure is drawn: the page itself stays small."""
+    folder = Path(app.outdir) / FIGURE_DATA / pagename
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def move(match: re.Match) -> str:
+        div_id = re.search(r'data-for="([^"]+)"', match.group(0)).group(1)
+        (folder / f"{div_id}.json").write_text(match.group(1))
+        url = context["pathto"](f"{FIGURE_DATA}/{pagename}/{div_id}.json", 1)
+        return (f'<script type="application/json" class="course-plot-spec" data-for="{div_id}" '
+                f'data-src="{url}"></script>')
+
+    return SPEC_PATTERN.sub(move, body)
+
+
+def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
+    """After Sphinx's own handlers: MathJax only where the page itself has math; a description."""
+    math_domain = app.env.get_domain("math")
+    if not math_domain.data["has_equations"].get(pagename, False):
+        context["script_files"][:] = [asset for asset in context.get("script_files", [])
+                                      if "mathjax" not in str(getattr(asset, "filename", asset)).lower()
+                                      and "MathJax" not in getattr(asset, "attributes", {}).get("body", "")]
+    description = page_description(doctree) if doctree is not None else ""
+    if description:
+        context["metatags"] = (context.get("metatags", "")
+                               + f'\n<meta name="description" content="{html.escape(description)}" />')
+
+
+def _inline_theme_icons(outdir: Path) -> None:
+    """Every page's Font Awesome icons as inline SVG; the icon script is no longer loaded."""
+    script = outdir / "_static" / "scripts" / "fontawesome.js"
+    if not script.exists():
+        return
+    icons = theme_icons.load_icons(script)
+    for page in outdir.rglob("*.html"):
+        text = page.read_text()
+        inlined = theme_icons.inline_icons(text, icons)
+        if inlined != text:
+            page.write_text(inlined)
+
+
 def on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
+    _inline_theme_icons(Path(app.outdir))
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(_plotly_js_path(), vendor_out / "plotly.min.js")
+    shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)
     for target, source in VENDORED.items():
         source_path, target_path = VENDOR_SOURCE / source, vendor_out / target
         if source_path.is_dir():
@@ -151,6 +263,7 @@ def setup(app):
     _watch_notebook_client()
     app.connect("config-inited", on_config_inited)
     app.connect("html-page-context", on_page_context)
+    app.connect("html-page-context", on_page_context_late, priority=900)
     app.connect("build-finished", on_build_finished)
     app.add_css_file("course.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

@@ -1,30 +1,71 @@
-"""Measure the build: cold, no-change and after a package edit; and the weight of each page.
+"""Measure the site as readers get it (Lighthouse) and the build (cold, no-change rebuild).
 
-Usage: python tools/bench.py [--skip-cold]
-Prints a Markdown table and writes _build/bench.json. A cold build removes _build/ first.
+Usage:
+    python tools/bench.py                                # everything
+    python tools/bench.py --pages 02_one_hot intro --runs 1
+    python tools/bench.py --no-build                     # Lighthouse on the site as built
+    python tools/bench.py --no-lighthouse                # build timings only
+
+The site is served with gzip, as a static host serves it. Lighthouse (npm, pinned in
+tools/bench-js/package.json) drives Debian's Chromium with its mobile and desktop presets;
+each page is measured RUNS times per preset and the median is reported. Lighthouse's
+simulated throttling scales what it observes, so run this on an otherwise idle machine.
+Prints Markdown tables and writes _build/bench.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import yaml
+from site_server import serve
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, str(REPO_ROOT / "tools" / "build_book.py")]
-PACKAGE = REPO_ROOT / "code" / "embedding_course"
-# Two edits: one to a module that every page runs, one to a module that one lesson runs.
-PROBE_FILES = {"__init__.py (every page)": PACKAGE / "__init__.py",
-               "projection.py (lesson 6 only)": PACKAGE / "projection.py"}
-PROBE_LINE = "\n# bench: a one-line change to the package\n"
+HTML_ROOT = REPO_ROOT / "_build" / "html"
+EXECUTION_TIMES = REPO_ROOT / "_build" / "execution-times.json"
+LIGHTHOUSE = REPO_ROOT / "tools" / "bench-js" / "node_modules" / "lighthouse" / "cli" / "index.js"
+CHROME_PATH = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+# Lighthouse audit id -> (column, unit divisor, format)
+METRICS = {
+    "first-contentful-paint": ("FCP s", 1000, "{:.1f}"),
+    "largest-contentful-paint": ("LCP s", 1000, "{:.1f}"),
+    "total-blocking-time": ("TBT ms", 1, "{:.0f}"),
+    "cumulative-layout-shift": ("CLS", 1, "{:.3f}"),
+    "total-byte-weight": ("KB before scroll", 1024, "{:.0f}"),
+}
+
+
+def toc_docnames() -> list[str]:
+    """Every page of the table of contents, in order."""
+    toc = yaml.safe_load((REPO_ROOT / "_toc.yml").read_text())
+    names = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                names.append(entry["file"])
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return names
 
 
 def timed_build(label: str) -> float:
+    """Run the build, print and return its wall time in seconds."""
     start = time.perf_counter()
     result = subprocess.run(BUILD, cwd=REPO_ROOT, capture_output=True, text=True)
     seconds = time.perf_counter() - start
@@ -35,59 +76,99 @@ def timed_build(label: str) -> float:
     return seconds
 
 
-def page_weights(html_root: Path) -> dict[str, float]:
-    """KB per page: its HTML plus the images it shows (shared scripts and styles excluded)."""
-    weights = {}
-    for html in sorted((html_root / "book").rglob("*.html")):
-        text = html.read_text()
-        images = {src for src in re.findall(r'src="([^"]+)"', text) if "_images/" in src}
-        size = html.stat().st_size + sum((html.parent / src).resolve().stat().st_size for src in images)
-        weights[html.relative_to(html_root).as_posix()] = round(size / 1024, 1)
-    return weights
+def build_timings() -> dict[str, float]:
+    """Cold build (``_build`` removed) against the sum of its page executions; no-change rebuild."""
+    shutil.rmtree(REPO_ROOT / "_build", ignore_errors=True)
+    cold = timed_build("cold build")
+    executions = json.loads(EXECUTION_TIMES.read_text()) if EXECUTION_TIMES.exists() else {}
+    total = sum(executions.values())
+    timings = {"cold build (s)": cold, "sum of page executions (s)": total,
+               "cold build / sum of executions": cold / total if total else float("nan")}
+    timings["no-change rebuild (s)"] = timed_build("no-change rebuild")
+    for page, seconds in sorted(executions.items(), key=lambda item: -item[1]):
+        timings[f"execution of {page} (s)"] = seconds
+    return timings
 
 
-def shared_weights(html_root: Path) -> dict[str, float]:
-    vendor = html_root / "_static" / "vendor"
-    return {
-        "plotly.min.js": round((vendor / "plotly.min.js").stat().st_size / 1024, 1),
-        "mathjax/tex-chtml.js": round((vendor / "mathjax" / "tex-chtml.js").stat().st_size / 1024, 1),
-        "all of _static": round(sum(p.stat().st_size for p in (html_root / "_static").rglob("*")
-                                    if p.is_file()) / 1024, 1),
-    }
+def lighthouse_run(url: str, preset: str) -> dict[str, float]:
+    """One Lighthouse run of one page: category scores (0-100) and metrics."""
+    command = ["node", str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
+               f"--chrome-flags={CHROME_FLAGS}", "--only-categories=" + ",".join(CATEGORIES)]
+    if preset == "desktop":
+        command.append("--preset=desktop")
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env={**os.environ, "CHROME_PATH": CHROME_PATH})
+    if result.returncode != 0:
+        raise SystemExit(f"bench: lighthouse failed on {url}:\n{result.stderr[-3000:]}")
+    report = json.loads(result.stdout)
+    values = {name: round(100 * report["categories"][name]["score"]) for name in CATEGORIES}
+    for audit, (column, divisor, _) in METRICS.items():
+        values[column] = report["audits"][audit]["numericValue"] / divisor
+    return values
+
+
+def lighthouse_table(docnames: list[str], runs: int, presets: list[str]) -> dict[str, dict]:
+    """The median of ``runs`` Lighthouse runs per page and preset."""
+    results: dict[str, dict] = {}
+    with serve(HTML_ROOT, gzip=True) as base:
+        for preset in presets:
+            for docname in docnames:
+                samples = [lighthouse_run(f"{base}/{docname}.html", preset) for _ in range(runs)]
+                median = {key: statistics.median(sample[key] for sample in samples) for key in samples[0]}
+                results[f"{preset} {docname}"] = median
+                print(f"{preset} {docname}: " + ", ".join(f"{k} {v:g}" for k, v in median.items()),
+                      flush=True)
+    return results
+
+
+def print_lighthouse(results: dict[str, dict], runs: int) -> None:
+    columns = CATEGORIES + [column for column, _, _ in METRICS.values()]
+    formats = {column: fmt for column, _, fmt in METRICS.values()}
+    print(f"\nLighthouse 13, median of {runs} run(s), site served with gzip\n")
+    print("| page | " + " | ".join(columns) + " |")
+    print("| --- " * (len(columns) + 1) + "|")
+    for page, values in results.items():
+        cells = [formats.get(column, "{:.0f}").format(values[column]) for column in columns]
+        print(f"| {page} | " + " | ".join(cells) + " |")
+
+
+def select_pages(wanted: list[str] | None) -> list[str]:
+    docnames = toc_docnames()
+    if not wanted:
+        return docnames
+    chosen = [name for name in docnames if any(part in name for part in wanted)]
+    if not chosen:
+        raise SystemExit(f"bench: no page matches {wanted}; pages are {docnames}")
+    return chosen
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-cold", action="store_true", help="keep _build/ and skip the cold build")
+    parser.add_argument("--pages", nargs="*", help="only pages whose name contains one of these")
+    parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs per page and preset")
+    parser.add_argument("--presets", nargs="*", default=["mobile", "desktop"], choices=["mobile", "desktop"])
+    parser.add_argument("--no-build", action="store_true", help="skip the build timings")
+    parser.add_argument("--no-lighthouse", action="store_true", help="skip Lighthouse")
     args = parser.parse_args()
+    if args.runs < 1:
+        raise SystemExit(f"bench: --runs must be at least 1, got {args.runs}")
     results: dict[str, object] = {}
-    if not args.skip_cold:
-        shutil.rmtree(REPO_ROOT / "_build", ignore_errors=True)
-        results["cold build (s)"] = timed_build("cold build")
-    else:
-        timed_build("warm-up build")
-    results["no-change rebuild (s)"] = timed_build("no-change rebuild")
-    for name, probe_file in PROBE_FILES.items():
-        original = probe_file.read_text()
-        try:
-            probe_file.write_text(original + PROBE_LINE)
-            label = f"rebuild after editing {name}"
-            results[f"{label} (s)"] = timed_build(label)
-        finally:
-            probe_file.write_text(original)
-        label = f"rebuild after undoing the edit to {name}"
-        results[f"{label} (s)"] = timed_build(label)
-    html_root = REPO_ROOT / "_build" / "html"
-    results["page KB (HTML + own images)"] = page_weights(html_root)
-    results["shared KB (loaded once, cached)"] = shared_weights(html_root)
+    if not args.no_build:
+        results["build"] = build_timings()
+    if not args.no_lighthouse:
+        if not LIGHTHOUSE.exists():
+            raise SystemExit("bench: Lighthouse is not installed; run `make bench` (it installs it)")
+        if not (HTML_ROOT / "index.html").exists():
+            raise SystemExit("bench: no built site; run `make` first")
+        results["lighthouse"] = lighthouse_table(select_pages(args.pages), args.runs, args.presets)
+    (REPO_ROOT / "_build").mkdir(exist_ok=True)
     (REPO_ROOT / "_build" / "bench.json").write_text(json.dumps(results, indent=2) + "\n")
-    print("\n| measure | value |\n| --- | --- |")
-    for key, value in results.items():
-        if isinstance(value, dict):
-            for name, kb in value.items():
-                print(f"| {key}: {name} | {kb} KB |")
-        else:
-            print(f"| {key} | {value:.1f} |")
+    if "build" in results:
+        print("\n| build | value |\n| --- | --- |")
+        for key, value in results["build"].items():
+            print(f"| {key} | {value:.2f} |")
+    if "lighthouse" in results:
+        print_lighthouse(results["lighthouse"], args.runs)
     return 0
 
 

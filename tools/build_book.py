@@ -9,8 +9,14 @@ figures also depend on the course package, so this script keeps two kinds of has
 * one per page, of the package modules that page runs (``page_dependencies.py``): when a
   page's hash changes, its cache entry is dropped and the page is read and executed again.
 
+Pages that need executing are executed first, in parallel (one worker per core, the
+slowest page first), into the same execution cache that MyST-NB reads; the Sphinx build
+then only renders. A page that fails to execute fails the build, as in MyST-NB's strict
+mode. The execution times of this run go to ``_build/execution-times.json``.
+
 Usage:
     python tools/build_book.py                      # the whole book into _build/html
+    python tools/build_book.py --jobs 1             # execute one page at a time
     python tools/build_book.py --page book/lessons/04_sinusoidal_positions.md
 """
 
@@ -24,8 +30,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+import yaml
 from page_dependencies import page_hashes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +42,7 @@ WATCHED = ["code", "_ext", "requirements.txt", "requirements-nodeps.txt", "_conf
 PACKAGE_ROOT = "code"  # its .py files are tracked page by page
 HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
 STATE_FILE = ".build-state.json"
+TIMES_FILE = "execution-times.json"
 
 
 def tree_hash(root: Path, watched: list[str], per_page: Path | None = None) -> str:
@@ -66,7 +76,112 @@ def forget_page(cache_dir: Path, page: Path) -> None:
     os.utime(page)  # Sphinx re-reads a source whose modification time is newer than its last read
 
 
-def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyter_book: str) -> int:
+def toc_pages(root: Path, toc: Path) -> list[Path]:
+    """The source files of the pages in a table of contents that MyST-NB executes."""
+    content = yaml.safe_load(toc.read_text())
+    names = [content["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                names.append(entry["file"])
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    for part in content.get("parts", []):
+        walk(part.get("chapters"))
+    walk(content.get("chapters"))
+    pages = [root / f"{name.removesuffix('.md')}.md" for name in names]
+    return [page for page in pages if page.exists() and "kernelspec:" in page.read_text()]
+
+
+def read_page(page: Path):
+    """The notebook MyST-NB makes of a page (the same cells, so the same cache key)."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+    from myst_parser.config.main import MdParserConfig
+
+    return read_myst_markdown_notebook(page.read_text(), MdParserConfig(), add_source_map=True, path=page)
+
+
+def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | None, dict | None]:
+    """Run one page's notebook in its folder (in a worker process).
+
+    Returns (page, seconds, error or None, executed notebook or None).
+    """
+    import logging
+
+    os.environ["COURSE_STATIC_SITE"] = "1"  # as the Sphinx extension sets for the build
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.path.insert(0, str(Path(root) / "_ext"))
+    import kernel_polling
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    kernel_polling.install()
+    client_warnings: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            client_warnings.append(record.getMessage())
+
+    logging.getLogger("traitlets").addHandler(Collect(level=logging.WARNING))
+    path = Path(page)
+    notebook = read_page(path)
+    result = single_nb_execution(notebook, cwd=str(path.parent), allow_errors=False, timeout=timeout,
+                                 meta_override=True)
+    if result.err is not None:
+        return page, result.time, result.exc_string or repr(result.err), None
+    if client_warnings:
+        return page, result.time, "the notebook client reported: " + "; ".join(client_warnings), None
+    return page, result.time, None, notebook
+
+
+def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeout: int) -> dict[str, float]:
+    """Execute, in parallel, every page whose cells have no entry in the cache; cache them.
+
+    Returns the execution seconds per page (relative to ``root``). Raises SystemExit when a
+    page fails.
+    """
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    cache = get_cache(str(cache_dir))
+    stale = []
+    for page in toc_pages(root, toc):
+        try:
+            cache.match_cache_notebook(read_page(page))
+        except KeyError:
+            stale.append(page)
+    if not stale:
+        return {}
+    stale.sort(key=lambda page: -page.stat().st_size)  # the longest pages first
+    workers = max(1, min(jobs, len(stale)))
+    print(f"build_book: executing {len(stale)} page(s), {workers} at a time", flush=True)
+    times: dict[str, float] = {}
+    failures = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(execute_page, str(root), str(page), timeout) for page in stale]
+        for future in as_completed(futures):
+            page, seconds, error, notebook = future.result()
+            name = Path(page).relative_to(root).as_posix()
+            times[name] = seconds
+            if error is not None:
+                failures.append(f"{name}:\n{error}")
+                continue
+            print(f"build_book: executed {name} in {seconds:.1f} s", flush=True)
+            cache.cache_notebook_bundle(CacheBundleIn(notebook, page, data={"execution_seconds": seconds}),
+                                        check_validity=False, overwrite=True)
+    if failures:
+        raise SystemExit("build_book: executing a page failed\n" + "\n".join(failures))
+    return times
+
+
+def execution_timeout(root: Path) -> int:
+    config = yaml.safe_load((root / "_config.yml").read_text())
+    return int(config.get("execute", {}).get("timeout", 30))
+
+
+def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyter_book: str,
+          jobs: int = os.cpu_count() or 1) -> int:
     """Run jupyter-book; first clear the execution cache of whatever a change made stale."""
     build_dir = output / "_build"
     state_file = build_dir / STATE_FILE
@@ -89,6 +204,13 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
             print("build_book: package code these pages run changed; re-executing " + ", ".join(stale))
         for page in stale:
             forget_page(cache_dir, root / page)
+    build_dir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    times = execute_stale_pages(root, toc or root / "_toc.yml", cache_dir, jobs, execution_timeout(root))
+    if times:
+        print(f"build_book: pages executed in {time.perf_counter() - start:.1f} s "
+              f"(one after another: {sum(times.values()):.1f} s)", flush=True)
+    (build_dir / TIMES_FILE).write_text(json.dumps(times, indent=1, sort_keys=True) + "\n")
     print("build_book:", " ".join(command), flush=True)
     result = subprocess.run(command, cwd=root)
     if result.returncode == 0:
@@ -117,6 +239,8 @@ def main() -> int:
     parser.add_argument("--page", help="build only this page (into _build/pages/NAME/_build/html)")
     parser.add_argument("--toc", type=Path, help="another table of contents (default: _toc.yml)")
     parser.add_argument("--output", type=Path, help="where _build/ goes (default: the root)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="pages executed at the same time (default: one per core)")
     parser.add_argument("--watch", nargs="*", default=WATCHED,
                         help="paths whose change re-executes every page (Python files under code/ excepted)")
     args = parser.parse_args()
@@ -127,7 +251,9 @@ def main() -> int:
     if args.page:
         toc = single_page_toc(root, args.page)
         output = args.output or root / "_build" / "pages" / Path(args.page).stem
-    return build(root, output.resolve(), toc, args.watch, jupyter_book)
+    if args.jobs < 1:
+        raise SystemExit(f"build_book: --jobs must be at least 1, got {args.jobs}")
+    return build(root, output.resolve(), toc, args.watch, jupyter_book, args.jobs)
 
 
 if __name__ == "__main__":

@@ -9,11 +9,19 @@ import plotly.io as pio
 from embedding_course import web
 
 
+def _spec(html: str) -> dict:
+    holder = re.search(r'<script type="application/json" class="course-plot-spec"[^>]*>(.*?)</script>',
+                       html, re.S)
+    return json.loads(holder.group(1))
+
+
 def test_static_renderer_writes_a_div_without_inlining_plotly_js():
-    bundle = web.StaticSiteRenderer().to_mimebundle(go.Figure(go.Scatter(y=[1, 2, 3])).to_dict())
-    html = bundle["text/html"]
+    figure = go.Figure(go.Scatter(y=[1, 2, 3]), layout=dict(height=320, title="<b>Probe</b> title"))
+    html = web.StaticSiteRenderer().to_mimebundle(figure.to_dict())["text/html"]
     assert 'class="course-plot"' in html
-    assert "Plotly.newPlot" in html
+    assert "height:320px" in html  # the placeholder has the figure's final height
+    assert "Probe  title" in html or "Probe title" in html  # the preview names the figure
+    assert "<b>Probe</b>" not in html.split("<script")[0]
     assert len(html) < 20_000  # plotly.js itself is ~4.8 MB: it is not in the page
     assert "cdn" not in html.lower()
 
@@ -30,8 +38,15 @@ def test_static_renderer_ids_are_sequential_not_random():
 def test_static_renderer_keeps_the_figure_data():
     figure = go.Figure(go.Scatter(y=[4, 5, 6], name="probe"))
     html = web.StaticSiteRenderer().to_mimebundle(figure.to_dict())["text/html"]
-    spec = json.loads(re.search(r"var spec = (\{.*\});", html).group(1))
+    spec = _spec(html)
     assert spec["data"][0]["name"] == "probe"
+
+
+def test_static_renderer_data_cannot_close_its_script_element():
+    figure = go.Figure(go.Scatter(y=[1], name="</script><b>x</b>"))
+    html = web.StaticSiteRenderer().to_mimebundle(figure.to_dict())["text/html"]
+    assert html.count("</script>") == 1
+    assert _spec(html)["data"][0]["name"] == "</script><b>x</b>"
 
 
 def test_renderer_is_only_switched_on_for_the_static_site(monkeypatch):

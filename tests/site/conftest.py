@@ -50,6 +50,13 @@ def site_url(built_site):
 
 
 @pytest.fixture(scope="session")
+def gzip_site_url(built_site):
+    """The site served with gzip, as a static host serves it (for measuring downloads)."""
+    with serve(built_site, gzip=True) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 

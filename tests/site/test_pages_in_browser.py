@@ -27,8 +27,10 @@ class PageVisit:
     failed_requests: list[str] = field(default_factory=list)
 
 
-def visit(browser, url: str, base: str, color_scheme: str = "light") -> PageVisit:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
+def visit(browser, url: str, base: str, color_scheme: str = "light",
+          viewport: tuple[int, int] = (1280, 900)) -> PageVisit:
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+                                  color_scheme=color_scheme, has_touch=viewport[0] < 600)
     page = context.new_page()
     result = PageVisit(page)
 
@@ -40,6 +42,9 @@ def visit(browser, url: str, base: str, color_scheme: str = "light") -> PageVisi
             route.abort()
 
     page.route("**/*", block_other_hosts)
+    page.add_init_script("""window.courseFiguresDrawn = [];
+        document.addEventListener('course:figure-drawn',
+                                  e => window.courseFiguresDrawn.push(e.detail.element.id));""")
     page.on("console", lambda message: message.type == "error"
             and not any(noise in message.text for noise in IGNORED_CONSOLE)
             and result.console_errors.append(message.text))
@@ -61,6 +66,18 @@ def page_visit(request, browser, site_url, built_site):
     result = visit(browser, f"{site_url}/{docname}.html", site_url)
     yield docname, result
     result.page.context.close()
+
+
+def draw_every_figure(page) -> int:
+    """Scroll each figure into view and wait until it is drawn (figures are drawn lazily)."""
+    figures = page.locator(".course-plot")
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        figure.scroll_into_view_if_needed()
+        figure.locator(".main-svg").first.wait_for(state="attached", timeout=30_000)
+    page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
+        .every(gd => gd.dataset.state === 'drawn')""", timeout=30_000)
+    return figures.count()
 
 
 def test_page_loads_without_console_errors_or_failed_requests(page_visit):
@@ -94,8 +111,31 @@ def test_math_renders(page_visit):
     assert page.locator("mjx-merror").count() == 0, f"{docname}: MathJax reported an error"
 
 
+def test_figures_below_the_screen_wait_until_they_are_near(browser, site_url):
+    """On load only the figures near the screen are drawn; plotly.js loads only for them."""
+    docname = next(name for name in DOCNAMES if "04_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url)
+    try:
+        page = result.page
+        states = page.evaluate("() => [...document.querySelectorAll('.course-plot')]"
+                               ".map(gd => gd.dataset.state)")
+        assert len(states) >= 2, f"{docname}: expected several figures, found {states}"
+        assert states[-1] is None, f"{docname}: the last figure was drawn before the reader got near it"
+        preview = page.locator(".course-plot").last.evaluate("gd => gd.getBoundingClientRect().height")
+        draw_every_figure(page)
+        drawn = page.locator(".course-plot").last.evaluate("gd => gd.getBoundingClientRect().height")
+        assert drawn == preview, f"{docname}: placeholder {preview}px high, figure {drawn}px: the page jumps"
+        announced = page.evaluate("() => window.courseFiguresDrawn")
+        ids = page.evaluate("() => [...document.querySelectorAll('.course-plot')].map(gd => gd.id)")
+        assert sorted(announced) == sorted(ids), "every figure is announced once with course:figure-drawn"
+        assert result.console_errors == [] and result.failed_requests == []
+    finally:
+        result.page.context.close()
+
+
 def test_every_plotly_figure_has_data(page_visit):
     docname, result = page_visit
+    draw_every_figure(result.page)
     counts = result.page.evaluate("""() => [...document.querySelectorAll('.course-plot')]
         .map(gd => (gd.data || []).length)""")
     assert all(count > 0 for count in counts), f"{docname}: a Plotly figure has no data: {counts}"
@@ -125,6 +165,7 @@ FIGURE_STATE = """gd => {
 def test_every_slider_moves_its_figure(page_visit):
     docname, result = page_visit
     page = result.page
+    draw_every_figure(page)
     figures = page.locator(".course-plot")
     for index in range(figures.count()):
         figure = figures.nth(index)
@@ -151,6 +192,7 @@ def test_every_slider_moves_its_figure(page_visit):
 def test_every_menu_changes_its_figure(page_visit):
     docname, result = page_visit
     page = result.page
+    draw_every_figure(page)
     figures = page.locator(".course-plot")
     for index in range(figures.count()):
         figure = figures.nth(index)
@@ -223,6 +265,7 @@ def test_dark_mode_plot_text_is_light(browser, site_url):
     result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme="dark")
     try:
         result.page.evaluate("document.documentElement.dataset.theme = 'dark'")
+        draw_every_figure(result.page)
         fill = result.page.evaluate("""() => {
             const text = document.querySelector('.course-plot .xtick text');
             return getComputedStyle(text).fill; }""")

@@ -83,7 +83,8 @@ def analogy_exercise() -> Exercise:
                       f"({base} - {subtract} + {add}) and that you rank by cosine."),
         hint=f"scale the vectors of '{base}', '{subtract}' and '{add}' to length 1, then "
              "`target = base - subtract + add`; score every row of `vectors.table` by its cosine "
-             "with it (divide the dot products by `vectors.norms` and by the target's length), drop the three inputs, keep the 3 best.",
+             "with it (divide the dot products by `vectors.norms` and by the target's length), "
+             "drop the three inputs, keep the 3 best.",
         success=f"{base} - {subtract} + {add} = {expected[0]}: the capital-of direction carries over.",
         label=f"The {ANALOGY_K} best words, best first, separated by commas",
     )

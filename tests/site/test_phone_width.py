@@ -1,0 +1,84 @@
+"""Every page at the width of a phone (390 x 844): nothing wider than the screen, and in
+every figure no text label on top of another, no title cut off or under the toolbar."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_pages_in_browser import DOCNAMES, draw_every_figure, visit
+
+PHONE = (390, 844)
+
+# Every text label of a drawn figure (titles, axis titles, tick labels, legend, slider and
+# menu labels, annotations) with its box on the screen; labels Plotly hid are left out.
+FIGURE_LABELS = """gd => {
+    const selector = ['.infolayer text', '.xtick text', '.ytick text', '.slider-group text',
+                      '.updatemenu-item-text', '.legend text', '.annotation-text'].join(',');
+    const seen = new Set();
+    return [...gd.querySelectorAll(selector)].filter(el => {
+        if (seen.has(el)) return false;
+        seen.add(el);
+        const style = getComputedStyle(el);
+        const box = el.getBoundingClientRect();
+        return el.textContent.trim() && style.display !== 'none' && style.visibility !== 'hidden'
+            && Number(style.opacity) > 0 && box.width > 0 && box.height > 0
+            && !el.closest('.hoverlayer');
+    }).map(el => {
+        const box = el.getBoundingClientRect();
+        return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
+                bottom: box.bottom, title: el.classList.contains('gtitle')};
+    });
+}"""
+TOLERANCE = 1.0  # px: boxes that only touch do not count
+
+
+def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of labels whose boxes overlap."""
+    pairs = []
+    for i, first in enumerate(labels):
+        for second in labels[i + 1:]:
+            width = min(first["right"], second["right"]) - max(first["left"], second["left"])
+            height = min(first["bottom"], second["bottom"]) - max(first["top"], second["top"])
+            if width > TOLERANCE and height > TOLERANCE:
+                pairs.append((first["text"], second["text"]))
+    return pairs
+
+
+@pytest.fixture(scope="module", params=DOCNAMES)
+def phone_visit(request, browser, site_url, built_site):
+    docname = request.param
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE)
+    draw_every_figure(result.page)
+    yield docname, result
+    result.page.context.close()
+
+
+def test_page_is_no_wider_than_a_phone(phone_visit):
+    docname, result = phone_visit
+    widths = result.page.evaluate("""() => ({page: document.documentElement.scrollWidth,
+                                             screen: document.documentElement.clientWidth})""")
+    assert widths["page"] <= widths["screen"], f"{docname}: the page scrolls sideways at 390 px: {widths}"
+    assert result.console_errors == [], f"{docname}: console errors at 390 px"
+
+
+def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
+    docname, result = phone_visit
+    figures = result.page.locator(".course-plot")
+    problems = []
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        figure.scroll_into_view_if_needed()
+        labels = figure.evaluate(FIGURE_LABELS)
+        pairs = overlapping(labels)
+        if pairs:
+            problems.append(f"figure {index}: overlapping labels {pairs[:5]}")
+        frame = figure.evaluate("gd => { const b = gd.getBoundingClientRect(); return [b.left, b.right]; }")
+        toolbar = figure.evaluate("""gd => { const bar = gd.querySelector('.modebar');
+            if (!bar) return null; const b = bar.getBoundingClientRect();
+            return {left: b.left, right: b.right, top: b.top, bottom: b.bottom, text: 'toolbar'}; }""")
+        for label in labels:
+            if label["left"] < frame[0] - TOLERANCE or label["right"] > frame[1] + TOLERANCE:
+                problems.append(f"figure {index}: label {label['text']!r} is cut off at the side")
+            if label["title"] and toolbar and overlapping([label, toolbar]):
+                problems.append(f"figure {index}: the title {label['text']!r} is under the toolbar")
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
