@@ -33,6 +33,16 @@ def page_visit(request, browser, site_url, built_site):
     result.page.context.close()
 
 
+def _draw_every_figure(page) -> None:
+    """Scroll through the page as a reader would, so that figures drawn lazily are drawn."""
+    height = page.evaluate("document.body.scrollHeight")
+    for y in range(0, height, 600):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(30)
+    page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
+        .every(gd => gd.querySelector('.main-svg'))""")
+
+
 def _figures_with_controls(page) -> int:
     return page.evaluate("""() => [...document.querySelectorAll('.course-plot')].filter(gd =>
         (gd.layout.sliders || []).some(s => (s.steps || []).length > 1)
@@ -62,6 +72,7 @@ def _press(page, figure, status, key: str) -> tuple[str, str]:
 def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
     docname, result = page_visit
     page = result.page
+    _draw_every_figure(page)
     controls = page.locator(CONTROLS)
     expected = _figures_with_controls(page)
     figures_with_keys = page.locator(".course-explorer-controls").count()
@@ -153,6 +164,7 @@ def test_every_figure_has_a_numbered_caption(page_visit):
 
 def test_every_plotly_figure_has_an_accessible_name(page_visit):
     docname, result = page_visit
+    _draw_every_figure(result.page)
     session = result.page.context.new_cdp_session(result.page)
     figures = result.page.locator(".course-plot")
     for index in range(figures.count()):
