@@ -138,6 +138,29 @@ def test_native_slider_follows_plotly_slider(page_visit):
         assert native == moved_to != active, f"{docname}: figure {index}: keyboard control did not follow"
 
 
+def test_native_menu_follows_plotly_menu(page_visit):
+    """Picking an entry of Plotly's own dropdown with the mouse updates the keyboard control too."""
+    docname, result = page_visit
+    page = result.page
+    figures = page.locator(".course-plot")
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        kinds = figure.evaluate("gd => (gd.layout.updatemenus || []).map(m => m.type || 'dropdown')")
+        if not kinds or kinds[0] != "dropdown":
+            continue
+        figure.scroll_into_view_if_needed()
+        figure.locator(".updatemenu-header-group").first.locator(".updatemenu-header").click()
+        buttons = figure.locator(".updatemenu-dropdown-button")
+        buttons.first.wait_for(state="visible", timeout=10_000)
+        active = figure.evaluate("gd => gd._fullLayout.updatemenus[0].active")
+        buttons.nth((active + 1) % buttons.count()).click()
+        page.wait_for_timeout(300)
+        moved_to = figure.evaluate("gd => gd._fullLayout.updatemenus[0].active")
+        native = figure.evaluate("""gd => Number(gd.parentNode.querySelector(
+            '.course-explorer-control select').value)""")
+        assert native == moved_to != active, f"{docname}: figure {index}: keyboard menu did not follow"
+
+
 def test_images_have_meaningful_alt_text(page_visit):
     docname, result = page_visit
     images = result.page.evaluate("""() => [...document.querySelectorAll('img')].map(img => ({
