@@ -28,12 +28,13 @@ vendor: .vendor/.installed
 .vendor/.installed: js-requirements.txt
 	rm -rf .vendor && mkdir -p .vendor/tarballs
 	cd .vendor/tarballs && npm pack --silent $$(grep -v '^#' ../../js-requirements.txt) >/dev/null
-	mkdir -p .vendor/mathjax .vendor/requirejs .vendor/html-manager
+	mkdir -p .vendor/mathjax .vendor/requirejs .vendor/html-manager .vendor/axe-core
 	tar -xzf .vendor/tarballs/mathjax-*.tgz -C .vendor/mathjax --strip-components=1
 	tar -xzf .vendor/tarballs/requirejs-*.tgz -C .vendor/requirejs --strip-components=1
 	tar -xzf .vendor/tarballs/jupyter-widgets-html-manager-*.tgz -C .vendor/html-manager --strip-components=1
 	for bundle in basic cartesian gl3d; do mkdir -p .vendor/plotly-$$bundle && \
 	  tar -xzf .vendor/tarballs/plotly.js-$$bundle-dist-min-*.tgz -C .vendor/plotly-$$bundle --strip-components=1; done
+	tar -xzf .vendor/tarballs/axe-core-*.tgz -C .vendor/axe-core --strip-components=1
 	rm -rf .vendor/tarballs
 	touch $@
 

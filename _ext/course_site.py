@@ -266,4 +266,9 @@ def setup(app):
     app.connect("html-page-context", on_page_context_late, priority=900)
     app.connect("build-finished", on_build_finished)
     app.add_css_file("course.css")
+    # Keyboard controls and accessible names for the Plotly explorers (course-explorer-keys.js).
+    app.add_css_file("course-explorer-keys.css")
+    app.add_js_file("course-explorer-keys.js", loading_method="defer")
+    # Accessible names of the theme's buttons that contain their visible text.
+    app.add_js_file("course-labels.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
-from embedding_course import checks, plotting
+from embedding_course import checks, plotting, similarity
 from embedding_course.device import to_numpy
 from embedding_course.tables import html_table
 
@@ -279,3 +279,72 @@ def id_gap_figure() -> Figure:
     axes.set_title(f"All {len(pairs)} city pairs: the ID gap does not predict the distance", fontsize=10)
     axes.grid(alpha=0.3)
     return figure
+
+
+# ---------------------------------------------------------------- neighbours by ID and by vector
+
+def _token_and_table(word: str, tokenizer, table) -> tuple[object, np.ndarray, int]:
+    """The tokenizer and table to use (MiniLM's by default), and the ID of ``word``."""
+    if tokenizer is None or table is None:
+        from embedding_course import pretrained
+
+        tokenizer = tokenizer if tokenizer is not None else pretrained.wordpiece_tokenizer()
+        table = table if table is not None else pretrained.bert_token_table()
+    token_id = tokenizer.token_to_id(word) if isinstance(word, str) else None
+    if token_id is None:
+        raise ValueError(f"{word!r} is not a single token of the vocabulary; pick a common lower-case word")
+    table = to_numpy(table)
+    if table.ndim != 2 or table.shape[0] != tokenizer.get_vocab_size():
+        raise ValueError(f"table must have shape (vocab_size={tokenizer.get_vocab_size()}, dim), "
+                         f"got shape {table.shape}")
+    return tokenizer, table, token_id
+
+
+def is_whole_word(token: str) -> bool:
+    """True for a token that is a word of letters on its own (not ``##ing``, ``[CLS]`` or ``,``)."""
+    return token.isalpha() and token.isascii()
+
+
+def neighbours_by_id(word: str, span: int = 4, tokenizer=None, table=None) -> list[tuple[str, int, float]]:
+    """The tokens whose IDs lie within ``span`` of ``word``'s ID, with their learned similarity.
+
+    Args:
+        word: a word that is a single token, e.g. ``"cat"``.
+        span: how many IDs to take on each side.
+        tokenizer: a ``tokenizers.Tokenizer``; the MiniLM (BERT) one by default.
+        table: its token embedding table (V, C); MiniLM's by default.
+
+    Returns:
+        ``(token, id, cosine with word)`` for each neighbouring ID, in ID order, ``word`` left out.
+    """
+    span = checks.whole(span, "span")
+    tokenizer, table, token_id = _token_and_table(word, tokenizer, table)
+    cosines = similarity.cosine_scores(table, table[token_id])  # (V,)
+    low, high = max(0, token_id - span), min(table.shape[0] - 1, token_id + span)
+    return [(tokenizer.id_to_token(i), i, float(cosines[i])) for i in range(low, high + 1) if i != token_id]
+
+
+def neighbours_by_vector(word: str, k: int = 8, tokenizer=None, table=None) -> list[tuple[str, int, float]]:
+    """The ``k`` whole-word tokens whose learned vectors point most nearly the way ``word``'s does.
+
+    Args:
+        word: a word that is a single token, e.g. ``"cat"``.
+        k: how many neighbours to return.
+        tokenizer: a ``tokenizers.Tokenizer``; the MiniLM (BERT) one by default.
+        table: its token embedding table (V, C); MiniLM's by default.
+
+    Returns:
+        ``(token, id, cosine with word)``, most similar first, ``word`` left out. Word pieces
+        (``##s``), special tokens and punctuation are skipped.
+    """
+    k = checks.whole(k, "k")
+    tokenizer, table, token_id = _token_and_table(word, tokenizer, table)
+    cosines = similarity.cosine_scores(table, table[token_id])  # (V,)
+    found = []
+    for i in np.argsort(-cosines, kind="stable"):
+        token = tokenizer.id_to_token(int(i))
+        if int(i) != token_id and is_whole_word(token):
+            found.append((token, int(i), float(cosines[i])))
+            if len(found) == k:
+                break
+    return found

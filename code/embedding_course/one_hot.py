@@ -141,6 +141,35 @@ def memory_bytes(numbers: int, dtype: str = "fp32") -> int:
     return checks.whole(numbers, "numbers", minimum=0) * BYTES_PER_NUMBER[dtype]
 
 
+def memory_table(seq_lens: Sequence[int] = (64, 512, 4096), vocab_sizes: dict[str, int] | None = None,
+                 dim: int = 768) -> str:
+    """The numbers behind :func:`memory_slider_figure` as a Markdown table: MiB per sequence in fp32.
+
+    Args:
+        seq_lens: the sequence lengths T, one row each.
+        vocab_sizes: tokenizer name -> vocabulary size, one column each; real tokenizers by default.
+        dim: width C of the dense vectors (last column).
+
+    Returns:
+        Markdown text; show it with ``IPython.display.Markdown``.
+    """
+    from embedding_course.tables import markdown_table
+
+    vocab_sizes = dict(TOKENIZER_VOCAB_SIZES if vocab_sizes is None else vocab_sizes)
+    if not vocab_sizes:
+        raise ValueError("vocab_sizes is empty; give at least one name -> size pair")
+    if isinstance(seq_lens, str) or len(seq_lens) == 0:
+        raise ValueError("seq_lens is empty; give at least one sequence length")
+    mib = 2 ** 20
+    headers = ["T", *[f"one-hot, {name}" for name in vocab_sizes], f"dense (C = {dim})"]
+    rows = []
+    for seq_len in seq_lens:
+        one_hot_mib = [f"{memory_bytes(one_hot_numbers(seq_len, size)) / mib:,.1f}"
+                       for size in vocab_sizes.values()]
+        rows.append([f"{seq_len:,}", *one_hot_mib, f"{memory_bytes(dense_numbers(seq_len, dim)) / mib:,.2f}"])
+    return markdown_table(headers, rows)
+
+
 # ---------------------------------------------------------------- figures
 
 

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 import torch
 from matplotlib.figure import Figure
@@ -150,3 +151,48 @@ def test_wordpiece_still_returns_unk_for_symbols_and_overlong_words():
     assert longest == 100
     assert ids.wordpiece_tokens("a" * (longest + 1))[1][0] == "[UNK]"
     assert "[UNK]" not in [t for t, _ in ids.wordpiece_tokens("a" * longest)]
+
+
+def test_neighbours_by_id_are_the_surrounding_ids_and_unrelated():
+    cat_id = ids.wordpiece_tokens("cat")[1][1]
+    rows = ids.neighbours_by_id("cat", span=4)
+    assert [token_id for _, token_id, _ in rows] == [i for i in range(cat_id - 4, cat_id + 5) if i != cat_id]
+    assert max(cosine for _, _, cosine in rows) < 0.3  # neighbours by number, strangers by meaning
+
+
+def test_neighbours_by_vector_are_related_words_far_away_in_id():
+    cat_id = ids.wordpiece_tokens("cat")[1][1]
+    rows = ids.neighbours_by_vector("cat", k=6)
+    tokens = [token for token, _, _ in rows]
+    assert {"cats", "kitten", "dog"} <= set(tokens)
+    cosines = [cosine for _, _, cosine in rows]
+    assert cosines == sorted(cosines, reverse=True) and min(cosines) > 0.35
+    assert all(abs(token_id - cat_id) > 100 for _, token_id, _ in rows)
+    assert all(ids.is_whole_word(token) for token in tokens) and "cat" not in tokens
+
+
+def test_neighbours_match_a_direct_cosine():
+    from embedding_course import pretrained
+    from embedding_course.similarity import cosine_similarity_matrix
+
+    table = pretrained.bert_token_table()
+    _, token_id, cosine = ids.neighbours_by_vector("king", k=1)[0]
+    expected = cosine_similarity_matrix(table[[ids.wordpiece_tokens("king")[1][1], token_id]])[0, 1]
+    assert cosine == pytest.approx(float(expected), abs=1e-5)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: ids.neighbours_by_id("embeddings"), ValueError, "not a single token"),
+    (lambda: ids.neighbours_by_id(3), ValueError, "not a single token"),
+    (lambda: ids.neighbours_by_id("cat", span=0), ValueError, "span must be a whole number >= 1"),
+    (lambda: ids.neighbours_by_vector("cat", k=True), ValueError, "k must be a whole number >= 1"),
+    (lambda: ids.neighbours_by_vector("cat", table=np.zeros((5, 3))), ValueError, "table must have shape"),
+])
+def test_neighbour_functions_reject_bad_arguments(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_is_whole_word():
+    assert ids.is_whole_word("cat") and not ids.is_whole_word("##s")
+    assert not ids.is_whole_word("[CLS]") and not ids.is_whole_word(",") and not ids.is_whole_word("1915")

@@ -186,3 +186,19 @@ def test_table_may_be_a_trainable_weight():
     expected = weight.detach().numpy()[[4, 0, 4]]
     assert np.array_equal(oh.lookup_by_product([4, 0, 4], weight), expected)
     assert isinstance(one_hot_figures.bridge_figure([4, 0, 4], weight), Figure)
+
+
+def test_memory_table_gives_the_figures_numbers():
+    table = oh.memory_table(seq_lens=(512,), vocab_sizes={"GPT-2": 50_257}, dim=768)
+    header, _, row = table.splitlines()
+    assert header.split(" | ")[1:] == ["one-hot, GPT-2", "dense (C = 768) |"]
+    mib = 2 ** 20
+    expected_one_hot = oh.memory_bytes(oh.one_hot_numbers(512, 50_257)) / mib
+    assert row == f"| 512 | {expected_one_hot:,.1f} | {512 * 768 * 4 / mib:,.2f} |"
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [(dict(seq_lens=()), "seq_lens is empty"),
+                                                  (dict(vocab_sizes={}), "vocab_sizes is empty")])
+def test_memory_table_rejects_empty_inputs(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        oh.memory_table(**kwargs)

@@ -220,8 +220,8 @@ def neighbour_explorer_figure(
         ))
     plotting.style(figure, title=f"Explorer: {start!r} ({group_of[start]})", height=height)
     figure.update_layout(
-        updatemenus=[dict(type="dropdown", buttons=buttons, active=words.index(start), x=1.0, y=1.13,
-                          xanchor="right", yanchor="bottom", showactive=True,
+        updatemenus=[dict(type="dropdown", name="word", buttons=buttons, active=words.index(start),
+                          x=1.0, y=1.13, xanchor="right", yanchor="bottom", showactive=True,
                           bgcolor="white", bordercolor="#a0aec0")],
         legend=dict(orientation="h", y=-0.12, font=dict(size=11)),
         margin=dict(t=110, b=40),

@@ -183,6 +183,7 @@ def token_picker_figure(sentence: str = "the cat saw the dog", sentences: Sequen
                        "y": [[choice], [position], [position]]}, [first, first + 1, first + 2]],
             ))
         menus.append(dict(buttons=buttons, active=token_id - 2, direction="down", showactive=True,
+                          name=f"token at position {position}",  # the label of its keyboard control
                           x=position / seq_len, xanchor="left", y=1.2, yanchor="bottom",
                           pad=dict(r=4)))
         figure.add_annotation(text=f"position {position}", x=position / seq_len, y=1.36, xref="paper",

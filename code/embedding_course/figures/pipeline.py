@@ -87,7 +87,8 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
                           args=[{"visible": visible}, layouts[index]]))
     plotting.style(figure, title=layouts[0]["title.text"], height=470)
     figure.update_layout(
-        sliders=[dict(active=0, steps=steps, currentvalue=dict(prefix="step ", font=dict(size=14)),
+        sliders=[dict(active=0, steps=steps, name="pipeline step",
+                      currentvalue=dict(prefix="step ", font=dict(size=14)),
                       pad=dict(t=50, b=10), len=1.0)],
         margin=dict(l=110, b=40),
     )

@@ -1,0 +1,238 @@
+/* Keyboard controls for the course's Plotly explorers.
+ *
+ * Plotly's own sliders and menus are drawn in SVG: they take no focus and no keys. For every
+ * figure with a slider (or a menu) this script adds a standard HTML control beside it, an
+ * <input type="range"> (or a <select>) with a visible label. Arrow keys move one step, Home
+ * and End jump to the first and last; the figure is switched to that precomputed state with
+ * the step's own Plotly command, and a live region says where the control now is, e.g.
+ * "position: 17 (step 18 of 50)". Plotly's slider stays for the mouse and touch; both
+ * controls follow each other.
+ *
+ * It also names each figure for assistive technology: the figure's caption (a <figcaption>
+ * around it) becomes its accessible name, the chart's own title and axes its description.
+ *
+ * Figures may be drawn late (lazily, when scrolled near): a loader announces each drawn figure
+ * with the document event 'course:figure-drawn' ({detail: {element: gd}}). Figures already
+ * drawn when this script runs are picked up too. Nothing here assumes window.Plotly at load.
+ */
+(function () {
+  'use strict';
+
+  var DONE = 'courseKeys';
+  var counter = 0;
+
+  function nextId(prefix) {
+    counter += 1;
+    return 'course-' + prefix + '-' + counter;
+  }
+
+  function plainText(text) {
+    var box = document.createElement('div');
+    box.innerHTML = String(text || '');
+    return (box.textContent || '').replace(/\s+/g, ' ').trim();
+  }
+
+  // What a slider is called: its name, else the text Plotly writes before its value.
+  function sliderLabel(slider, index) {
+    var prefix = slider.currentvalue && slider.currentvalue.prefix;
+    var label = plainText(slider.name || prefix || '').replace(/[:\s]+$/, '');
+    return label || 'slider ' + (index + 1);
+  }
+
+  function menuLabel(menu, index) {
+    return plainText(menu.name || '') || 'menu ' + (index + 1);
+  }
+
+  // Apply one precomputed step: the same command Plotly's own control would run.
+  function runStep(gd, item) {
+    var args = item.args || [];
+    var Plotly = window.Plotly;
+    switch (item.method) {
+      case 'restyle': return Plotly.restyle(gd, args[0], args[1]);
+      case 'relayout': return Plotly.relayout(gd, args[0]);
+      case 'update': return Plotly.update(gd, args[0] || {}, args[1] || {}, args[2]);
+      case 'animate': return Plotly.animate(gd, args[0], args[1]);
+      default: return Promise.resolve();
+    }
+  }
+
+  function describeFigure(gd) {
+    var layout = gd.layout || {};
+    var parts = [];
+    var title = layout.title && (layout.title.text || layout.title);
+    if (typeof title === 'string' && plainText(title)) { parts.push('Chart: ' + plainText(title) + '.'); }
+    Object.keys(layout).sort().forEach(function (key) {
+      if (!/^[xyz]axis\d*$/.test(key)) { return; }
+      var axisTitle = layout[key] && layout[key].title;
+      var text = plainText(axisTitle && (axisTitle.text || axisTitle));
+      if (text && typeof text === 'string') { parts.push(key.charAt(0) + ' axis: ' + text + '.'); }
+    });
+    var controls = (layout.sliders || []).length + (layout.updatemenus || []).length;
+    if (controls) { parts.push('Use the controls below the chart to change what it shows.'); }
+    return parts.join(' ');
+  }
+
+  // The figure's accessible name (its caption) and description (title and axes).
+  function nameFigure(gd) {
+    var figure = gd.closest('figure');
+    var caption = figure && figure.querySelector('figcaption');
+    gd.setAttribute('role', 'group');
+    if (caption) {
+      if (!caption.id) { caption.id = nextId('caption'); }
+      gd.setAttribute('aria-labelledby', caption.id);
+    } else if (!gd.getAttribute('aria-label')) {
+      var layout = gd.layout || {};
+      var title = layout.title && (layout.title.text || layout.title);
+      gd.setAttribute('aria-label', plainText(typeof title === 'string' ? title : '') || 'Interactive chart');
+    }
+    var description = document.getElementById(gd.id + '-description');
+    if (!description) {
+      description = document.createElement('p');
+      description.id = gd.id + '-description';
+      description.className = 'course-visually-hidden';
+      gd.parentNode.insertBefore(description, gd.nextSibling);
+    }
+    description.textContent = describeFigure(gd);
+    gd.setAttribute('aria-describedby', description.id);
+  }
+
+  function announce(status, label, stepLabel, index, count) {
+    status.textContent = label + ': ' + stepLabel + ' (step ' + (index + 1) + ' of ' + count + ')';
+  }
+
+  function addSlider(gd, panel, status, slider, index) {
+    var steps = slider.steps || [];
+    var label = sliderLabel(slider, index);
+    var row = document.createElement('div');
+    row.className = 'course-explorer-control';
+    var input = document.createElement('input');
+    input.type = 'range';
+    input.id = nextId('slider');
+    input.min = '0';
+    input.max = String(steps.length - 1);
+    input.step = '1';
+    var text = document.createElement('label');
+    text.htmlFor = input.id;
+    text.textContent = label;
+    var value = document.createElement('output');
+    value.htmlFor = input.id;
+    value.setAttribute('aria-hidden', 'true');  // the slider's value text says the same
+    row.appendChild(text);
+    row.appendChild(input);
+    row.appendChild(value);
+    panel.appendChild(row);
+
+    function show(active) {
+      var stepLabel = plainText(steps[active].label || String(active));
+      input.value = String(active);
+      input.setAttribute('aria-valuetext', stepLabel + ', step ' + (active + 1) + ' of ' + steps.length);
+      value.textContent = stepLabel;
+      return stepLabel;
+    }
+    show(slider.active || 0);
+
+    input.addEventListener('input', function () {
+      var active = Number(input.value);
+      var stepLabel = show(active);
+      var change = {};
+      change['sliders[' + index + '].active'] = active;
+      runStep(gd, steps[active]).then(function () { return window.Plotly.relayout(gd, change); });
+      announce(status, label, stepLabel, active, steps.length);
+    });
+    return function onPlotlyChange(active) {
+      if (Number(input.value) === active) { return; }
+      announce(status, label, show(active), active, steps.length);
+    };
+  }
+
+  function addMenu(gd, panel, status, menu, index) {
+    var buttons = menu.buttons || [];
+    var label = menuLabel(menu, index);
+    var row = document.createElement('div');
+    row.className = 'course-explorer-control';
+    var select = document.createElement('select');
+    select.id = nextId('menu');
+    buttons.forEach(function (button, position) {
+      var option = document.createElement('option');
+      option.value = String(position);
+      option.textContent = plainText(button.label || String(position));
+      select.appendChild(option);
+    });
+    select.value = String(menu.active || 0);
+    var text = document.createElement('label');
+    text.htmlFor = select.id;
+    text.textContent = label;
+    row.appendChild(text);
+    row.appendChild(select);
+    panel.appendChild(row);
+
+    select.addEventListener('change', function () {
+      var active = Number(select.value);
+      var change = {};
+      change['updatemenus[' + index + '].active'] = active;
+      runStep(gd, buttons[active]).then(function () { return window.Plotly.relayout(gd, change); });
+      announce(status, label, select.options[active].textContent, active, buttons.length);
+    });
+    return function onPlotlyChange(active) {
+      if (Number(select.value) === active) { return; }
+      select.value = String(active);
+      announce(status, label, select.options[active].textContent, active, buttons.length);
+    };
+  }
+
+  function enhance(gd) {
+    if (!gd || !gd.classList || !gd.layout || gd.dataset[DONE] === 'yes') { return; }
+    gd.dataset[DONE] = 'yes';
+    nameFigure(gd);
+    var sliders = (gd.layout.sliders || []).filter(function (s) { return (s.steps || []).length > 1; });
+    var menus = gd.layout.updatemenus || [];
+    if (!sliders.length && !menus.length) { return; }
+
+    var panel = document.createElement('div');
+    panel.className = 'course-explorer-controls';
+    panel.setAttribute('role', 'group');
+    panel.setAttribute('aria-label', 'Keyboard controls for the chart');
+    var status = document.createElement('p');
+    status.className = 'course-explorer-status';
+    status.setAttribute('role', 'status');
+    status.setAttribute('aria-live', 'polite');
+
+    var onSlider = {};
+    var onMenu = {};
+    (gd.layout.sliders || []).forEach(function (slider, index) {
+      if ((slider.steps || []).length > 1) { onSlider[index] = addSlider(gd, panel, status, slider, index); }
+    });
+    menus.forEach(function (menu, index) { onMenu[index] = addMenu(gd, panel, status, menu, index); });
+    panel.appendChild(status);
+    var description = document.getElementById(gd.id + '-description');
+    gd.parentNode.insertBefore(panel, description ? description.nextSibling : gd.nextSibling);
+
+    // Plotly's own slider and menus moved by mouse or touch: the native controls follow.
+    if (typeof gd.on === 'function') {
+      gd.on('plotly_sliderchange', function (event) {
+        var index = event.slider && event.slider._index;
+        if (onSlider[index]) { onSlider[index](event.step._index); }
+      });
+      gd.on('plotly_buttonclicked', function (event) {
+        var index = event.menu && event.menu._index;
+        if (onMenu[index]) { onMenu[index](event.active); }
+      });
+    }
+  }
+
+  function enhanceDrawn() {
+    document.querySelectorAll('.js-plotly-plot').forEach(enhance);
+  }
+
+  document.addEventListener('course:figure-drawn', function (event) {
+    enhance(event.detail && event.detail.element);
+  });
+  // Without a lazy loader, figures are drawn by their own scripts at DOMContentLoaded; a
+  // figure's draw can finish later still (newPlot returns a promise), so look again on load.
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', function () { setTimeout(enhanceDrawn, 0); });
+  } else {
+    enhanceDrawn();
+  }
+  window.addEventListener('load', enhanceDrawn);
+}());
