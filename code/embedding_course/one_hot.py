@@ -8,6 +8,8 @@ one row of ``W``: ``one_hot(ids) @ W == W[ids]``, which is what an embedding loo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import torch
 
