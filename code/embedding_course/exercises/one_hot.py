@@ -5,12 +5,12 @@ from __future__ import annotations
 from embedding_course.exercises import checker
 from embedding_course.exercises.engine import Exercise, Fields, Mistake, Number, Values, fmt
 from embedding_course.one_hot import (
-    cosine_similarity_matrix,
     distance_matrix,
     memory_bytes,
     one_hot,
     one_hot_numbers,
 )
+from embedding_course.similarity import cosine_similarity_matrix
 
 ONE_HOT_IDS = [2, 0, 3, 2]
 ONE_HOT_VOCAB_SIZE = 5
