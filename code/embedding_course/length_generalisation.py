@@ -30,8 +30,7 @@ from torch.nn import functional as F
 
 from embedding_course import SEED
 from embedding_course.device import pick_device
-from embedding_course.positional import _check_whole
-from embedding_course.tiny_transformer import SCHEMES, TinyTransformer, check_scheme
+from embedding_course.tiny_transformer import SCHEMES, TinyTransformer, check_scheme, check_whole
 
 TASKS = ("copy_back", "first_token", "marked_token")
 """The tasks, in the order the course shows them."""
@@ -82,8 +81,8 @@ def make_batch(task: str, batch_size: int, seq_len: int,
         a position has no answer (the first ``k`` positions of ``copy_back``).
     """
     check_task(task)
-    _check_whole(batch_size, "batch_size", "a positive whole number of sequences")
-    _check_whole(seq_len, "seq_len", "a positive whole number of tokens")
+    check_whole(batch_size, "batch_size", "a positive whole number of sequences")
+    check_whole(seq_len, "seq_len", "a positive whole number of tokens")
     if not isinstance(generator, torch.Generator):
         raise ValueError(f"generator must be a torch.Generator, got {type(generator).__name__}")
     ids = torch.randint(PLAIN_TOKENS, (batch_size, seq_len), generator=generator)  # (B, T)
@@ -107,14 +106,14 @@ def make_batch(task: str, batch_size: int, seq_len: int,
 class RunSettings:
     """Everything that defines one experiment, so that a page and a test can share it."""
 
-    train_len: int = 16
+    train_len: int = 8
     test_factor: int = 4
-    steps: int = 300
+    steps: int = 150
     batch_size: int = 32
-    d_model: int = 32
+    d_model: int = 16
     n_heads: int = 2
     n_layers: int = 2
-    learning_rate: float = 3e-3
+    learning_rate: float = 1e-2
     eval_batch: int = 256
     seeds: tuple[int, ...] = (0, 1, 2)
     schemes: tuple[str, ...] = SCHEMES
@@ -123,7 +122,7 @@ class RunSettings:
     def __post_init__(self):
         for name in ("train_len", "test_factor", "steps", "batch_size", "d_model", "n_heads", "n_layers",
                      "eval_batch"):
-            _check_whole(getattr(self, name), name)
+            check_whole(getattr(self, name), name)
         if self.train_len <= COPY_OFFSET:
             raise ValueError(f"train_len must exceed {COPY_OFFSET} so that copy_back has answers, "
                              f"got {self.train_len}")
@@ -144,15 +143,28 @@ class RunSettings:
         return self.train_len * self.test_factor
 
 
+PAGE_SETTINGS = RunSettings()
+"""The experiment of lesson 7 (the defaults): its tests rerun exactly these settings."""
+
+
 @contextlib.contextmanager
-def deterministic():
-    """Within the block, PyTorch uses deterministic algorithms (restored afterwards)."""
+def deterministic(threads: int | None = 1):
+    """Within the block, PyTorch uses deterministic algorithms and ``threads`` CPU threads.
+
+    The matrices here are tiny: on a CPU one thread is faster than several that wait for
+    each other, and the result does not depend on how many cores the machine has. Both
+    settings are restored afterwards. ``threads=None`` leaves the thread count alone.
+    """
     before = torch.are_deterministic_algorithms_enabled()
+    threads_before = torch.get_num_threads()
     torch.use_deterministic_algorithms(True, warn_only=True)
+    if threads is not None:
+        torch.set_num_threads(threads)
     try:
         yield
     finally:
         torch.use_deterministic_algorithms(before)
+        torch.set_num_threads(threads_before)
 
 
 def new_model(scheme: str, settings: RunSettings) -> TinyTransformer:
@@ -239,7 +251,7 @@ def accuracy_by_length(model: TinyTransformer, task: str, test_len: int, batch_s
         (NaN where a length has no answer or no prediction).
     """
     check_task(task)
-    _check_whole(test_len, "test_len", "a positive whole number of tokens")
+    check_whole(test_len, "test_len", "a positive whole number of tokens")
     device = next(model.parameters()).device
     generator = torch.Generator().manual_seed(10_000 + seed)  # test data never equals training data
     ids, targets = make_batch(task, batch_size, test_len, generator)  # (B, T) each

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
 from embedding_course import rope
-from embedding_course.positional import LearnedPositionalEmbedding, SinusoidalPositionalEncoding, _check_whole
+from embedding_course.positional import LearnedPositionalEmbedding, SinusoidalPositionalEncoding
 
 SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
 """The position schemes the model knows, in the order the course shows them."""
@@ -34,6 +35,12 @@ SCHEME_NAMES = {
     "alibi": "ALiBi",
 }
 """How figures and tables name each scheme."""
+
+
+def check_whole(value, name: str, allowed: str = "a positive whole number") -> None:
+    """Raise a ValueError unless ``value`` is an int >= 1 (not a bool, not a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
 def check_scheme(scheme) -> None:
@@ -113,13 +120,13 @@ class TinyTransformer(nn.Module):
                  d_model: int = 32, n_heads: int = 2, n_layers: int = 2, max_len: int = 16):
         super().__init__()
         check_scheme(scheme)
-        _check_whole(vocab_size, "vocab_size", "a positive whole number of tokens")
+        check_whole(vocab_size, "vocab_size", "a positive whole number of tokens")
         n_classes = vocab_size if n_classes is None else n_classes
-        _check_whole(n_classes, "n_classes", "a positive whole number of output classes")
-        _check_whole(d_model, "d_model")
-        _check_whole(n_heads, "n_heads")
-        _check_whole(n_layers, "n_layers", "a positive whole number of blocks")
-        _check_whole(max_len, "max_len", "a positive whole number of positions")
+        check_whole(n_classes, "n_classes", "a positive whole number of output classes")
+        check_whole(d_model, "d_model")
+        check_whole(n_heads, "n_heads")
+        check_whole(n_layers, "n_layers", "a positive whole number of blocks")
+        check_whole(max_len, "max_len", "a positive whole number of positions")
         if d_model % n_heads or (d_model // n_heads) % 2:
             raise ValueError(f"d_model ({d_model}) must split into {n_heads} heads of even size "
                              f"(RoPE turns channels in pairs); try d_model = {4 * n_heads * 2}")
