@@ -204,7 +204,7 @@ def train_models(scheme: str, jobs: list[tuple[str, int]], settings: RunSettings
         return torch.func.functional_call(template, (one_params, one_buffers), (ids,), {"check": False})
 
     run_all = torch.vmap(logits_of_one)
-    optimizer = torch.optim.AdamW(params.values(), lr=settings.learning_rate, weight_decay=0.0)
+    optimizer = torch.optim.AdamW(params.values(), lr=settings.learning_rate, weight_decay=0.0, foreach=True)
     generators = [torch.Generator().manual_seed(seed) for _, seed in jobs]
     for _ in range(settings.steps):
         batches = [make_batch(task, settings.batch_size, settings.train_len, generator)

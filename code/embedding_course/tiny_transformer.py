@@ -128,8 +128,9 @@ class TinyTransformer(nn.Module):
         check_whole(n_layers, "n_layers", "a positive whole number of blocks")
         check_whole(max_len, "max_len", "a positive whole number of positions")
         if d_model % n_heads or (d_model // n_heads) % 2:
+            fitting = -(-d_model // (2 * n_heads)) * 2 * n_heads  # the next multiple of 2 * n_heads
             raise ValueError(f"d_model ({d_model}) must split into {n_heads} heads of even size "
-                             f"(RoPE turns channels in pairs); try d_model = {4 * n_heads * 2}")
+                             f"(RoPE turns channels in pairs); try d_model = {fitting}")
         self.scheme, self.max_len, self.vocab_size = scheme, max_len, vocab_size
         self.token_embedding = nn.Embedding(vocab_size, d_model)
         self.positions = None
