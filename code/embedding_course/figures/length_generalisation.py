@@ -25,6 +25,18 @@ def scheme_colour(scheme: str) -> str:
     return plotting.PALETTE[SCHEMES.index(scheme) % len(plotting.PALETTE)]
 
 
+def seed_summary(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, min and max over seeds (axis 0), NaN at lengths where no seed has a prediction."""
+    answered = ~np.isnan(curves)  # (seeds, lengths)
+    counts = answered.sum(0)  # (lengths,)
+    filled = np.where(answered, curves, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counts > 0, filled.sum(0) / counts, np.nan)
+    low = np.where(counts > 0, np.where(answered, curves, np.inf).min(0), np.nan)
+    high = np.where(counts > 0, np.where(answered, curves, -np.inf).max(0), np.nan)
+    return mean, low, high
+
+
 def _check_task_in(results: Results, task: str) -> None:
     if task not in results.settings.tasks:
         raise ValueError(f"task {task!r} was not run; the results hold {', '.join(results.settings.tasks)}")
@@ -48,13 +60,11 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (7.
     for scheme in results.settings.schemes:
         curves = results.curves(task, scheme)  # (seeds, lengths)
         colour = scheme_colour(scheme)
-        with np.errstate(all="ignore"):
-            mean = np.nanmean(curves, axis=0) if not np.isnan(curves).all() else curves[0]
+        mean, low, high = seed_summary(curves)
         label = SCHEME_NAMES[scheme]
         if np.isnan(curves[:, -1]).all() and not np.isnan(curves).all():
             label += f" (stops at {int(np.nanmax(np.where(np.isnan(curves[0]), np.nan, lengths)))})"
-        axes.fill_between(lengths, np.nanmin(curves, axis=0), np.nanmax(curves, axis=0),
-                          color=colour, alpha=0.18, linewidth=0)
+        axes.fill_between(lengths, low, high, color=colour, alpha=0.18, linewidth=0)
         axes.plot(lengths, mean, color=colour, label=label, linewidth=1.6)
     axes.set_xlim(0.5, lengths[-1] + 0.5)
     axes.set_ylim(-0.02, 1.02)
@@ -95,9 +105,7 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
             for scheme in results.settings.schemes:
                 curves = results.curves(task, scheme)  # (seeds, lengths)
                 if view == "all":
-                    with np.errstate(all="ignore"):
-                        line = np.nanmean(curves, axis=0) if not np.isnan(curves).all() else curves[0]
-                    low, high = np.nanmin(curves, axis=0), np.nanmax(curves, axis=0)
+                    line, low, high = seed_summary(curves)
                 else:
                     line = low = high = curves[seeds.index(view)]
                 colour = scheme_colour(scheme)
