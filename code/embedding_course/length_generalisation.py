@@ -148,18 +148,21 @@ PAGE_SETTINGS = RunSettings()
 
 
 @contextlib.contextmanager
-def deterministic(threads: int | None = 1):
-    """Within the block, PyTorch uses deterministic algorithms and ``threads`` CPU threads.
+def deterministic(device: torch.device, threads: int = 1):
+    """On the CPU: deterministic algorithms and ``threads`` threads inside the block.
 
-    The matrices here are tiny: on a CPU one thread is faster than several that wait for
-    each other, and the result does not depend on how many cores the machine has. Both
-    settings are restored afterwards. ``threads=None`` leaves the thread count alone.
+    The matrices here are tiny: one CPU thread is faster than several that wait for each
+    other, and the numbers then do not depend on how many cores the machine has. On a GPU
+    nothing changes (bit-for-bit repeatable GPU runs need settings outside Python). Both
+    settings are restored afterwards.
     """
+    if torch.device(device).type != "cpu":
+        yield
+        return
     before = torch.are_deterministic_algorithms_enabled()
     threads_before = torch.get_num_threads()
-    torch.use_deterministic_algorithms(True, warn_only=True)
-    if threads is not None:
-        torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True)
+    torch.set_num_threads(threads)
     try:
         yield
     finally:
@@ -336,7 +339,7 @@ def run_experiment(settings: RunSettings | None = None, device=None) -> Results:
     results = Results(settings, device=device.type)
     start = time.perf_counter()
     jobs = [(task, seed) for task in settings.tasks for seed in settings.seeds]
-    with deterministic():
+    with deterministic(device):
         for scheme in settings.schemes:
             models = train_models(scheme, jobs, settings, device)
             for (task, seed), model in zip(jobs, models, strict=True):
