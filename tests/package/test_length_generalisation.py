@@ -89,6 +89,8 @@ def test_run_experiment_and_train_models_check_their_arguments():
         results.window_accuracy("copy_back", "none", "8x")
     with pytest.raises(ValueError, match="was not run"):
         figures.accuracy_figure(results, "first_token")
+    with pytest.raises(ValueError, match="was not run"):
+        figures.results_table(results, "first_token")
 
 
 # ---------------------------------------------------------------- the experiment's machinery
@@ -122,7 +124,7 @@ def test_two_runs_give_identical_numbers_and_figures():
     assert figure_png(figures.accuracy_figure(first, "copy_back")) == \
         figure_png(figures.accuracy_figure(second, "copy_back"))
     assert figures.explorer_figure(first).to_json() == figures.explorer_figure(second).to_json()
-    assert figures.results_table(first) == figures.results_table(second)
+    assert figures.results_table(first, "copy_back") == figures.results_table(second, "copy_back")
 
 
 def test_the_experiment_restores_the_global_torch_settings():
@@ -140,9 +142,10 @@ def test_results_give_a_tidy_table_and_the_figures_their_parts():
     assert set(rows[0]) == {"task", "scheme", "seed", "length", "accuracy"}
     explorer = figures.explorer_figure(results)
     assert len(explorer.layout.sliders[0].steps) == 2 * (1 + 2)  # tasks x (all seeds, each seed)
-    table = figures.results_table(results)
-    assert table.count("\n") == 1 + 2 * 2  # header, rule, one row per task and scheme
-    assert table.count(figures.NO_PREDICTION) == 2 * 2  # the learned table, past L, both tasks
+    assert all(trace.mode == "lines" for trace in explorer.data)  # no stray markers on short bands
+    table = figures.results_table(results, "copy_back")
+    assert table.count("\n") == 1 + 2  # header, rule, one row per scheme
+    assert table.count(figures.NO_PREDICTION) == 2  # the learned table, past L
     assert results.device == "cpu" and results.seconds > 0
 
 
@@ -195,6 +198,13 @@ def test_claim_nope_and_alibi_do_not_learn_copy_back_even_at_training_lengths(pa
         assert chance < accuracy < 0.6, scheme  # a little above chance, far from learned
 
 
+def test_claim_nope_and_alibi_copy_back_is_best_where_3_back_is_the_first_token(page):
+    L = page.settings.train_len
+    for scheme in ("none", "alibi"):
+        curve = page.curves("copy_back", scheme).mean(0)  # length n is entry n - 1
+        assert curve[3] > curve[L - 1] + 0.2, scheme  # length 4 against the training length
+
+
 def test_claim_sinusoidal_collapses_to_near_chance_right_after_the_training_length(page):
     L = page.settings.train_len
     assert _window(page, "copy_back", "sinusoidal", "2x") < 0.3
@@ -239,3 +249,27 @@ def test_claim_every_number_on_the_page_is_finite_where_a_model_can_answer(page)
             for window in ("seen", "2x", "4x"):
                 value = _window(page, task, scheme, window)
                 assert math.isnan(value) == (scheme == "learned" and window != "seen")
+
+
+# ---------------------------------------------------------------- the live form
+
+def test_live_form_trains_nothing_until_asked_then_runs_the_chosen_settings(monkeypatch):
+    import ipywidgets
+
+    from embedding_course.live import length_generalisation as live_length
+
+    runs = []
+    original = experiment.run_experiment
+    monkeypatch.setattr(experiment, "run_experiment",
+                        lambda settings: runs.append(settings) or original(settings))  # a spy: it still runs
+    form = live_length.experiment_form(seeds=(0,))
+    assert isinstance(form, ipywidgets.Widget) and runs == []  # nothing trained on display
+    controls = {child.description: child for child in form.children if hasattr(child, "description")}
+    controls["schemes"].value = ("learned",)
+    controls["task"].value = "first_token"
+    controls["train length"].value = 4
+    controls["steps"].value = 25
+    form.update()  # what the button does
+    assert len(runs) == 1
+    chosen = (runs[0].schemes, runs[0].tasks, runs[0].train_len, runs[0].steps)
+    assert chosen == (("learned",), ("first_token",), 4, 25)

@@ -20,6 +20,15 @@ NO_PREDICTION = "no prediction"
 """What the table says where a model cannot read sequences that long."""
 
 
+SCHEME_DASHES = {"none": "solid", "sinusoidal": "dash", "learned": "dashdot", "rope": "solid", "alibi": "dot"}
+"""Plotly line styles, so that lines lying on top of each other stay apart (and not by colour alone)."""
+_MATPLOTLIB_DASHES = {"solid": "-", "dash": "--", "dashdot": "-.", "dot": ":"}
+
+TASK_SHORT = {"copy_back": "copy 3 back (relative)", "first_token": "first token (absolute)",
+              "marked_token": "marked token (control)"}
+"""Short task names, for slider labels and titles that must fit a phone."""
+
+
 def scheme_colour(scheme: str) -> str:
     """The colour of a scheme, the same in every figure of the lesson."""
     return plotting.PALETTE[SCHEMES.index(scheme) % len(plotting.PALETTE)]
@@ -65,7 +74,8 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (7.
         if np.isnan(curves[:, -1]).all() and not np.isnan(curves).all():
             label += f" (stops at {int(np.nanmax(np.where(np.isnan(curves[0]), np.nan, lengths)))})"
         axes.fill_between(lengths, low, high, color=colour, alpha=0.18, linewidth=0)
-        axes.plot(lengths, mean, color=colour, label=label, linewidth=1.6)
+        axes.plot(lengths, mean, color=colour, label=label, linewidth=1.8,
+                  linestyle=_MATPLOTLIB_DASHES[SCHEME_DASHES[scheme]])
     axes.set_xlim(0.5, lengths[-1] + 0.5)
     axes.set_ylim(-0.02, 1.02)
     axes.grid(alpha=0.3)
@@ -81,8 +91,9 @@ def _band_trace(lengths, low, high, colour: str, name: str):
     x = np.concatenate([lengths, lengths[::-1]]).astype(np.float32)
     y = np.concatenate([high, low[::-1]]).astype(np.float32)
     keep = ~np.isnan(y)
-    return plotting.go.Scatter(x=x[keep], y=y[keep], fill="toself", fillcolor=_transparent(colour),
-                               line=dict(width=0), hoverinfo="skip", showlegend=False, name=name)
+    return plotting.go.Scatter(x=x[keep], y=y[keep], mode="lines", fill="toself",
+                               fillcolor=_transparent(colour), line=dict(width=0), hoverinfo="skip",
+                               showlegend=False, name=name)
 
 
 def _transparent(colour: str, alpha: float = 0.2) -> str:
@@ -112,13 +123,13 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
                 traces.append(_band_trace(lengths, low, high, colour, SCHEME_NAMES[scheme]))
                 traces.append(plotting.go.Scatter(
                     x=lengths, y=line.astype(np.float32), mode="lines", name=SCHEME_NAMES[scheme],
-                    line=dict(color=colour, width=2),
+                    line=dict(color=colour, width=2, dash=SCHEME_DASHES[scheme]),
                     hovertemplate=f"{SCHEME_NAMES[scheme]}<br>length %{{x}}: %{{y:.2f}}<extra></extra>"))
             states.append(traces)
             short = task.replace("_", " ")
             labels.append(f"{short}, all seeds" if view == "all" else f"{short}, seed {view}")
-            titles.append(f"{TASK_NAMES[task]}: "
-                          + ("mean, band min-max" if view == "all" else f"seed {view}"))
+            shown = "mean, band min-max" if view == "all" else f"seed {view}"
+            titles.append(f"{TASK_SHORT[task]}: {shown}")
     figure = plotting.slider_figure(states, labels, slider_title="task, seeds", titles=titles, height=500)
     train_len = results.settings.train_len
     figure.update_layout(
@@ -129,8 +140,8 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
         annotations=[dict(x=train_len + 0.5, y=1.0, xref="x", yref="paper",
                           text=f" trained up to {train_len}", showarrow=False, xanchor="left",
                           yanchor="top", font=dict(size=11))],
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, xanchor="left"),
-        margin=dict(t=110),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left"),
+        margin=dict(t=150),
     )
     figure.update_xaxes(title_text="test length (tokens)", range=[0.5, lengths[-1] + 0.5])
     figure.update_yaxes(title_text="accuracy", range=[-0.02, 1.02])
@@ -146,14 +157,12 @@ def format_window(results: Results, task: str, scheme: str, window: str) -> str:
     return f"{mean:.2f} ({min(per_seed):.2f}–{max(per_seed):.2f})"
 
 
-def results_table(results: Results) -> str:
-    """A Markdown table: per task and scheme, the mean accuracy (worst–best seed) in three windows."""
+def results_table(results: Results, task: str) -> str:
+    """A Markdown table for one task: per scheme, the mean accuracy (worst–best seed) in three windows."""
+    _check_task_in(results, task)
     L = results.settings.train_len
-    headers = ["task", "scheme", f"lengths 1–{L} (seen)", f"{L + 1}–{2 * L}",
+    headers = ["scheme", f"lengths 1–{L} (seen)", f"{L + 1}–{2 * L}",
                f"{2 * L + 1}–{results.settings.test_len}"]
-    rows = []
-    for task in results.settings.tasks:
-        for scheme in results.settings.schemes:
-            rows.append([task.replace("_", " "), SCHEME_NAMES[scheme],
-                         *(format_window(results, task, scheme, window) for window in ("seen", "2x", "4x"))])
+    rows = [[SCHEME_NAMES[scheme], *(format_window(results, task, scheme, w) for w in ("seen", "2x", "4x"))]
+            for scheme in results.settings.schemes]
     return markdown_table(headers, rows)

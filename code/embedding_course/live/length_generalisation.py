@@ -33,7 +33,7 @@ def experiment_form(seeds: tuple[int, ...] = (0, 1, 2)) -> widgets.Widget:
         print(f"{len(schemes) * len(seeds)} models trained and tested on {results.device} "
               f"in {results.seconds:.1f} s")
         display(figures.accuracy_figure(results, task))
-        display(Markdown(figures.results_table(results)))
+        display(Markdown(figures.results_table(results, task)))
 
     return widgets.interactive(run, {"manual": True, "manual_name": "Train and test"},
                                schemes=schemes, task=task, train_len=train_len, steps=steps)
