@@ -202,7 +202,8 @@ def test_claim_nope_and_alibi_copy_back_is_best_where_3_back_is_the_first_token(
     L = page.settings.train_len
     for scheme in ("none", "alibi"):
         curve = page.curves("copy_back", scheme).mean(0)  # length n is entry n - 1
-        assert curve[3] > curve[L - 1] + 0.2, scheme  # length 4 against the training length
+        assert np.nanargmax(curve) == 3, scheme  # highest at length 4
+        assert curve[3] > curve[L - 1] + 0.2, scheme  # and falling by the training length
 
 
 def test_claim_sinusoidal_collapses_to_near_chance_right_after_the_training_length(page):

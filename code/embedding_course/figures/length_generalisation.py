@@ -51,7 +51,7 @@ def _check_task_in(results: Results, task: str) -> None:
         raise ValueError(f"task {task!r} was not run; the results hold {', '.join(results.settings.tasks)}")
 
 
-def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (7.0, 3.8)) -> Figure:
+def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.4, 4.6)) -> Figure:
     """Accuracy against test length for one task: a line per scheme (mean over seeds), a band
     from the worst to the best seed, and the training length marked.
 
@@ -83,7 +83,7 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (7.
     axes.set_ylabel("accuracy")
     axes.set_title(f"{TASK_NAMES[task]}\nmean of {len(results.settings.seeds)} seeds, band: min to max",
                    fontsize=10)
-    axes.legend(frameon=False, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    figure.legend(frameon=False, fontsize=9, loc="outside lower center", ncols=3)  # below: fits a phone
     return figure
 
 
@@ -128,8 +128,7 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
             states.append(traces)
             short = task.replace("_", " ")
             labels.append(f"{short}, all seeds" if view == "all" else f"{short}, seed {view}")
-            shown = "mean, band min-max" if view == "all" else f"seed {view}"
-            titles.append(f"{TASK_SHORT[task]}: {shown}")
+            titles.append(f"{TASK_SHORT[task]}: " + ("all seeds" if view == "all" else f"seed {view}"))
     figure = plotting.slider_figure(states, labels, slider_title="task, seeds", titles=titles, height=500)
     train_len = results.settings.train_len
     figure.update_layout(
