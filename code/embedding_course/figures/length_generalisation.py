@@ -1,0 +1,167 @@
+"""Figures of lesson 7: accuracy against test length, per task and position scheme.
+
+Every figure reads a :class:`~embedding_course.length_generalisation.Results`; nothing
+is trained here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from embedding_course import plotting
+from embedding_course.length_generalisation import TASK_NAMES, Results
+from embedding_course.tables import markdown_table
+from embedding_course.tiny_transformer import SCHEME_NAMES, SCHEMES
+
+NO_PREDICTION = "no prediction"
+"""What the table says where a model cannot read sequences that long."""
+
+
+SCHEME_DASHES = {"none": "solid", "sinusoidal": "dash", "learned": "dashdot", "rope": "solid", "alibi": "dot"}
+"""Plotly line styles, so that lines lying on top of each other stay apart (and not by colour alone)."""
+_MATPLOTLIB_DASHES = {"solid": "-", "dash": "--", "dashdot": "-.", "dot": ":"}
+
+TASK_SHORT = {"copy_back": "copy 3 back (relative)", "first_token": "first token (absolute)",
+              "marked_token": "marked token (control)"}
+"""Short task names, for slider labels and titles that must fit a phone."""
+
+
+def scheme_colour(scheme: str) -> str:
+    """The colour of a scheme, the same in every figure of the lesson."""
+    return plotting.PALETTE[SCHEMES.index(scheme) % len(plotting.PALETTE)]
+
+
+def seed_summary(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, min and max over seeds (axis 0), NaN at lengths where no seed has a prediction."""
+    answered = ~np.isnan(curves)  # (seeds, lengths)
+    counts = answered.sum(0)  # (lengths,)
+    filled = np.where(answered, curves, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counts > 0, filled.sum(0) / counts, np.nan)
+    low = np.where(counts > 0, np.where(answered, curves, np.inf).min(0), np.nan)
+    high = np.where(counts > 0, np.where(answered, curves, -np.inf).max(0), np.nan)
+    return mean, low, high
+
+
+def _check_task_in(results: Results, task: str) -> None:
+    if task not in results.settings.tasks:
+        raise ValueError(f"task {task!r} was not run; the results hold {', '.join(results.settings.tasks)}")
+
+
+def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.4, 4.6)) -> Figure:
+    """Accuracy against test length for one task: a line per scheme (mean over seeds), a band
+    from the worst to the best seed, and the training length marked.
+
+    Returns:
+        The matplotlib ``Figure``.
+    """
+    _check_task_in(results, task)
+    lengths = results.lengths
+    train_len = results.settings.train_len
+    figure = plotting._new_figure(*size)
+    axes = figure.add_subplot()
+    axes.axvspan(0.5, train_len + 0.5, color="0.92", zorder=0)
+    axes.axvline(train_len + 0.5, color="0.35", linestyle="--", linewidth=1)
+    axes.text(train_len + 1, 0.03, f"training length {train_len}", color="0.25", fontsize=9)
+    for scheme in results.settings.schemes:
+        curves = results.curves(task, scheme)  # (seeds, lengths)
+        colour = scheme_colour(scheme)
+        mean, low, high = seed_summary(curves)
+        label = SCHEME_NAMES[scheme]
+        if np.isnan(curves[:, -1]).all() and not np.isnan(curves).all():
+            label += f" (stops at {int(np.nanmax(np.where(np.isnan(curves[0]), np.nan, lengths)))})"
+        axes.fill_between(lengths, low, high, color=colour, alpha=0.18, linewidth=0)
+        axes.plot(lengths, mean, color=colour, label=label, linewidth=1.8,
+                  linestyle=_MATPLOTLIB_DASHES[SCHEME_DASHES[scheme]])
+    axes.set_xlim(0.5, lengths[-1] + 0.5)
+    axes.set_ylim(-0.02, 1.02)
+    axes.grid(alpha=0.3)
+    axes.set_xlabel("test length (tokens; the answer at the last one is scored)")
+    axes.set_ylabel("accuracy")
+    axes.set_title(f"{TASK_NAMES[task]}\nmean of {len(results.settings.seeds)} seeds, band: min to max",
+                   fontsize=10)
+    figure.legend(frameon=False, fontsize=9, loc="outside lower center", ncols=3)  # below: fits a phone
+    return figure
+
+
+def _band_trace(lengths, low, high, colour: str, name: str):
+    x = np.concatenate([lengths, lengths[::-1]]).astype(np.float32)
+    y = np.concatenate([high, low[::-1]]).astype(np.float32)
+    keep = ~np.isnan(y)
+    return plotting.go.Scatter(x=x[keep], y=y[keep], mode="lines", fill="toself",
+                               fillcolor=_transparent(colour), line=dict(width=0), hoverinfo="skip",
+                               showlegend=False, name=name)
+
+
+def _transparent(colour: str, alpha: float = 0.2) -> str:
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red},{green},{blue},{alpha})"
+
+
+def explorer_figure(results: Results) -> plotting.go.Figure:
+    """A Plotly slider over every task, and over "all seeds" or each single seed.
+
+    Each state draws one line per scheme (the mean, or the chosen seed) and, for "all
+    seeds", the min-max band. All states are computed here, so the slider needs no kernel.
+    """
+    lengths = results.lengths
+    seeds = results.settings.seeds
+    states, labels, titles = [], [], []
+    for task in results.settings.tasks:
+        for view in ("all", *seeds):
+            traces = []
+            for scheme in results.settings.schemes:
+                curves = results.curves(task, scheme)  # (seeds, lengths)
+                if view == "all":
+                    line, low, high = seed_summary(curves)
+                else:
+                    line = low = high = curves[seeds.index(view)]
+                colour = scheme_colour(scheme)
+                traces.append(_band_trace(lengths, low, high, colour, SCHEME_NAMES[scheme]))
+                traces.append(plotting.go.Scatter(
+                    x=lengths, y=line.astype(np.float32), mode="lines", name=SCHEME_NAMES[scheme],
+                    line=dict(color=colour, width=2, dash=SCHEME_DASHES[scheme]),
+                    hovertemplate=f"{SCHEME_NAMES[scheme]}<br>length %{{x}}: %{{y:.2f}}<extra></extra>"))
+            states.append(traces)
+            short = task.replace("_", " ")
+            labels.append(f"{short}, all seeds" if view == "all" else f"{short}, seed {view}")
+            titles.append(f"{TASK_SHORT[task]}: " + ("all seeds" if view == "all" else f"seed {view}"))
+    figure = plotting.slider_figure(states, labels, slider_title="task, seeds", titles=titles, height=500)
+    train_len = results.settings.train_len
+    figure.update_layout(
+        shapes=[dict(type="rect", xref="x", yref="paper", x0=0.5, x1=train_len + 0.5, y0=0, y1=1,
+                     fillcolor="rgba(128,128,128,0.12)", line=dict(width=0), layer="below"),
+                dict(type="line", xref="x", yref="paper", x0=train_len + 0.5, x1=train_len + 0.5, y0=0, y1=1,
+                     line=dict(color="rgb(110,110,110)", dash="dash", width=1))],
+        annotations=[dict(x=train_len + 0.5, y=1.0, xref="x", yref="paper",
+                          text=f" trained up to {train_len}", showarrow=False, xanchor="left",
+                          yanchor="top", font=dict(size=11))],
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left"),
+        margin=dict(t=150),
+    )
+    figure.update_xaxes(title_text="test length (tokens)", range=[0.5, lengths[-1] + 0.5])
+    figure.update_yaxes(title_text="accuracy", range=[-0.02, 1.02])
+    return figure
+
+
+def format_window(results: Results, task: str, scheme: str, window: str) -> str:
+    """``"mean (min-max)"`` over seeds of one window's accuracy, or :data:`NO_PREDICTION`."""
+    per_seed = [results.window_accuracy(task, scheme, window, seed) for seed in results.settings.seeds]
+    if all(math.isnan(value) for value in per_seed):
+        return NO_PREDICTION
+    mean = results.window_accuracy(task, scheme, window)
+    return f"{mean:.2f} ({min(per_seed):.2f}–{max(per_seed):.2f})"
+
+
+def results_table(results: Results, task: str) -> str:
+    """A Markdown table for one task: per scheme, the mean accuracy (worst–best seed) in three windows."""
+    _check_task_in(results, task)
+    L = results.settings.train_len
+    headers = ["scheme", f"lengths 1–{L} (seen)", f"{L + 1}–{2 * L}",
+               f"{2 * L + 1}–{results.settings.test_len}"]
+    rows = [[SCHEME_NAMES[scheme], *(format_window(results, task, scheme, w) for w in ("seen", "2x", "4x"))]
+            for scheme in results.settings.schemes]
+    return markdown_table(headers, rows)

@@ -1,0 +1,276 @@
+"""Tests of the train-short/test-long experiment, and of every claim lesson 7 makes about it.
+
+The claims are checked on a rerun of the page's own settings (``PAGE_SETTINGS``), so if a
+change to the code flips a result, these tests fail before the page's prose can be wrong.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from embedding_course import length_generalisation as experiment
+from embedding_course.figures import length_generalisation as figures
+from embedding_course.plotting import figure_png
+
+TINY = experiment.RunSettings(train_len=6, steps=3, batch_size=4, eval_batch=8, seeds=(0, 1),
+                              schemes=("none", "learned"), tasks=("copy_back", "marked_token"))
+
+
+# ---------------------------------------------------------------- tasks
+
+def _batch(task, length=10, batch=64, seed=0):
+    return experiment.make_batch(task, batch, length, torch.Generator().manual_seed(seed))
+
+
+def test_copy_back_answers_with_the_token_three_places_back():
+    ids, targets = _batch("copy_back")
+    assert (targets[:, :3] == experiment.IGNORE).all()
+    assert torch.equal(targets[:, 3:], ids[:, :-3])
+
+
+def test_first_token_answers_with_the_token_at_index_zero_everywhere():
+    ids, targets = _batch("first_token")
+    assert torch.equal(targets, ids[:, :1].expand_as(ids))
+
+
+def test_marked_token_holds_one_marked_token_and_answers_none_before_it():
+    ids, targets = _batch("marked_token")
+    marked = ids >= experiment.PLAIN_TOKENS
+    assert (marked.sum(1) == 1).all()
+    where = marked.int().argmax(1)
+    for row in range(ids.shape[0]):
+        p = int(where[row])
+        assert (targets[row, :p] == experiment.NONE_CLASS).all()
+        assert (targets[row, p:] == ids[row, p]).all()
+
+
+def test_batches_repeat_with_the_seed_and_differ_without_it():
+    assert all(torch.equal(a, b) for a, b in zip(_batch("first_token"), _batch("first_token"), strict=True))
+    assert not torch.equal(_batch("first_token")[0], _batch("first_token", seed=1)[0])
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda g: experiment.make_batch("reverse", 2, 5, g), ValueError,
+     "task must be one of copy_back, first_token, marked_token"),
+    (lambda g: experiment.make_batch("copy_back", 0, 5, g), ValueError, "batch_size must be"),
+    (lambda g: experiment.make_batch("copy_back", 2, 2.0, g), ValueError, "seq_len must be"),
+    (lambda g: experiment.make_batch("copy_back", 2, 5, 0), ValueError, "generator must be a torch.Gen"),
+])
+def test_make_batch_checks_its_arguments(call, error, message):
+    with pytest.raises(error, match=message):
+        call(torch.Generator().manual_seed(0))
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(train_len=3), "train_len must exceed 3"),
+    (dict(steps=0), "steps must be"),
+    (dict(learning_rate=2.0), "learning_rate must be"),
+    (dict(seeds=()), "seeds must be"),
+    (dict(seeds=(0, -1)), "seeds must be"),
+    (dict(schemes=("nope",)), "scheme must be one of"),
+    (dict(tasks=("sum",)), "task must be one of"),
+])
+def test_run_settings_check_their_values(options, message):
+    with pytest.raises(ValueError, match=message):
+        experiment.RunSettings(**options)
+
+
+def test_run_experiment_and_train_models_check_their_arguments():
+    with pytest.raises(ValueError, match="settings must be a RunSettings"):
+        experiment.run_experiment({"steps": 3})
+    with pytest.raises(ValueError, match="jobs is empty"):
+        experiment.train_models("none", [], TINY)
+    with pytest.raises(ValueError, match="seed must be"):
+        experiment.train_models("none", [("copy_back", 1.5)], TINY)
+    results = experiment.run_experiment(TINY)
+    with pytest.raises(ValueError, match="window must be one of seen, 2x, 4x"):
+        results.window_accuracy("copy_back", "none", "8x")
+    with pytest.raises(ValueError, match="was not run"):
+        figures.accuracy_figure(results, "first_token")
+    with pytest.raises(ValueError, match="was not run"):
+        figures.results_table(results, "first_token")
+
+
+# ---------------------------------------------------------------- the experiment's machinery
+
+def test_training_side_by_side_gives_the_models_training_alone_would():
+    settings = experiment.RunSettings(train_len=6, steps=5, batch_size=4, eval_batch=8)
+    alone = experiment.train_model("copy_back", "rope", settings, seed=1, device="cpu")
+    together = experiment.train_models("rope", [("first_token", 0), ("copy_back", 1)], settings, "cpu")[1]
+    for (name, a), (_, b) in zip(alone.named_parameters(), together.named_parameters(), strict=True):
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-4, msg=name)
+
+
+def test_accuracy_of_the_learned_table_is_nan_past_its_training_length():
+    model = experiment.train_model("marked_token", "learned", TINY, device="cpu")
+    accuracy = experiment.accuracy_by_length(model, "marked_token", 24, batch_size=8)
+    assert accuracy.shape == (24,)
+    assert np.isfinite(accuracy[:6]).all() and np.isnan(accuracy[6:]).all()
+
+
+def test_a_different_index_error_is_not_taken_for_no_prediction():
+    model = experiment.train_model("marked_token", "none", TINY, device="cpu")
+    model.vocab_size = 3  # now the test tokens are out of range: a real error, not a length limit
+    with pytest.raises(IndexError, match="token IDs"):
+        experiment.accuracy_by_length(model, "marked_token", 12, batch_size=8)
+
+
+def test_two_runs_give_identical_numbers_and_figures():
+    first, second = experiment.run_experiment(TINY), experiment.run_experiment(TINY)
+    for key, curve in first.accuracy.items():
+        np.testing.assert_array_equal(curve, second.accuracy[key])
+    assert figure_png(figures.accuracy_figure(first, "copy_back")) == \
+        figure_png(figures.accuracy_figure(second, "copy_back"))
+    assert figures.explorer_figure(first).to_json() == figures.explorer_figure(second).to_json()
+    assert figures.results_table(first, "copy_back") == figures.results_table(second, "copy_back")
+
+
+def test_the_experiment_restores_the_global_torch_settings():
+    threads = torch.get_num_threads()
+    deterministic = torch.are_deterministic_algorithms_enabled()
+    experiment.run_experiment(TINY)
+    assert torch.get_num_threads() == threads
+    assert torch.are_deterministic_algorithms_enabled() == deterministic
+
+
+def test_results_give_a_tidy_table_and_the_figures_their_parts():
+    results = experiment.run_experiment(TINY)
+    rows = results.rows()
+    assert len(rows) == 2 * 2 * 2 * TINY.test_len
+    assert set(rows[0]) == {"task", "scheme", "seed", "length", "accuracy"}
+    explorer = figures.explorer_figure(results)
+    assert len(explorer.layout.sliders[0].steps) == 2 * (1 + 2)  # tasks x (all seeds, each seed)
+    assert all(trace.mode == "lines" for trace in explorer.data)  # no stray markers on short bands
+    table = figures.results_table(results, "copy_back")
+    assert table.count("\n") == 1 + 2  # header, rule, one row per scheme
+    assert table.count(figures.NO_PREDICTION) == 2  # the learned table, past L
+    assert results.device == "cpu" and results.seconds > 0
+
+
+# ---------------------------------------------------------------- the page's claims
+
+@pytest.fixture(scope="module")
+def page():
+    return experiment.run_experiment(experiment.PAGE_SETTINGS, device="cpu")
+
+
+def _window(page, task, scheme, window, seed=None):
+    return page.window_accuracy(task, scheme, window, seed)
+
+
+def test_page_settings_match_the_prose():
+    settings = experiment.PAGE_SETTINGS
+    assert settings.test_len == 4 * settings.train_len  # "tested up to four times longer"
+    assert len(settings.seeds) >= 3  # "several seeds"
+    assert settings.n_layers == 2  # "two blocks of causal self-attention"
+    assert settings.schemes == ("none", "sinusoidal", "learned", "rope", "alibi")
+
+
+def test_claim_the_learned_table_gives_no_prediction_past_its_training_length(page):
+    L = page.settings.train_len
+    for task in page.settings.tasks:
+        curves = page.curves(task, "learned")
+        assert np.isnan(curves[:, L:]).all()
+        assert not np.isnan(curves[:, L - 1]).any()
+
+
+def test_claim_every_scheme_learns_the_control_and_keeps_it_to_twice_the_length(page):
+    for scheme in page.settings.schemes:
+        assert _window(page, "marked_token", scheme, "seen") >= 0.95, scheme
+        if scheme != "learned":
+            assert _window(page, "marked_token", scheme, "2x") >= 0.95, scheme
+
+
+def test_claim_near_perfect_at_training_lengths_except_nope_and_alibi_on_copy_back(page):
+    for task in page.settings.tasks:
+        for scheme in page.settings.schemes:
+            if task == "copy_back" and scheme in ("none", "alibi"):
+                continue
+            assert _window(page, task, scheme, "seen") >= 0.95, (task, scheme)
+
+
+def test_claim_nope_and_alibi_do_not_learn_copy_back_even_at_training_lengths(page):
+    chance = 1 / experiment.PLAIN_TOKENS
+    for scheme in ("none", "alibi"):
+        accuracy = _window(page, "copy_back", scheme, "seen")
+        assert chance < accuracy < 0.6, scheme  # a little above chance, far from learned
+
+
+def test_claim_nope_and_alibi_copy_back_is_best_where_3_back_is_the_first_token(page):
+    L = page.settings.train_len
+    for scheme in ("none", "alibi"):
+        curve = page.curves("copy_back", scheme).mean(0)  # length n is entry n - 1
+        assert np.nanargmax(curve) == 3, scheme  # highest at length 4
+        assert curve[3] > curve[L - 1] + 0.2, scheme  # and falling by the training length
+
+
+def test_claim_sinusoidal_collapses_to_near_chance_right_after_the_training_length(page):
+    L = page.settings.train_len
+    assert _window(page, "copy_back", "sinusoidal", "2x") < 0.3
+    assert page.curves("copy_back", "sinusoidal")[:, L + 1].mean() < 0.3  # two tokens later
+
+
+def test_claim_rope_extrapolates_copy_back_best_but_not_perfectly(page):
+    for window in ("2x", "4x"):
+        rope = _window(page, "copy_back", "rope", window)
+        others = [_window(page, "copy_back", s, window) for s in ("none", "sinusoidal", "alibi")]
+        assert rope > max(others) + 0.1, window
+    assert _window(page, "copy_back", "rope", "4x") < 0.95
+    assert _window(page, "copy_back", "rope", "4x") < _window(page, "copy_back", "rope", "2x")
+
+
+def test_claim_nope_and_alibi_hold_the_first_token_to_four_times_the_length(page):
+    for scheme in ("none", "alibi"):
+        assert _window(page, "first_token", scheme, "4x") >= 0.95, scheme
+
+
+def test_claim_sinusoidal_and_rope_fall_below_them_on_the_first_token_with_spread_seeds(page):
+    best = min(_window(page, "first_token", s, "4x") for s in ("none", "alibi"))
+    for scheme in ("sinusoidal", "rope"):
+        assert _window(page, "first_token", scheme, "4x") < best, scheme
+    sinusoidal = {w: _window(page, "first_token", "sinusoidal", w) for w in ("seen", "4x")}
+    assert sinusoidal["4x"] < sinusoidal["seen"]
+    per_seed = [_window(page, "first_token", "sinusoidal", "4x", seed) for seed in page.settings.seeds]
+    assert max(per_seed) - min(per_seed) > 0.2  # "the seeds disagree"
+
+
+def test_claim_one_seed_can_mislead(page):
+    """Pitfall: on one seed a scheme can look much better or worse than on the mean."""
+    gaps = [abs(_window(page, t, s, "4x", seed) - _window(page, t, s, "4x"))
+            for t in page.settings.tasks for s in page.settings.schemes if s != "learned"
+            for seed in page.settings.seeds]
+    assert max(gaps) > 0.1
+
+
+def test_claim_every_number_on_the_page_is_finite_where_a_model_can_answer(page):
+    for task in page.settings.tasks:
+        for scheme in page.settings.schemes:
+            for window in ("seen", "2x", "4x"):
+                value = _window(page, task, scheme, window)
+                assert math.isnan(value) == (scheme == "learned" and window != "seen")
+
+
+# ---------------------------------------------------------------- the live form
+
+def test_live_form_trains_nothing_until_asked_then_runs_the_chosen_settings(monkeypatch):
+    import ipywidgets
+
+    from embedding_course.live import length_generalisation as live_length
+
+    runs = []
+    original = experiment.run_experiment
+    monkeypatch.setattr(experiment, "run_experiment",
+                        lambda settings: runs.append(settings) or original(settings))  # a spy: it still runs
+    form = live_length.experiment_form(seeds=(0,))
+    assert isinstance(form, ipywidgets.Widget) and runs == []  # nothing trained on display
+    controls = {child.description: child for child in form.children if hasattr(child, "description")}
+    controls["schemes"].value = ("learned",)
+    controls["task"].value = "first_token"
+    controls["train length"].value = 4
+    controls["steps"].value = 25
+    form.update()  # what the button does
+    assert len(runs) == 1
+    chosen = (runs[0].schemes, runs[0].tasks, runs[0].train_len, runs[0].steps)
+    assert chosen == (("learned",), ("first_token",), 4, 25)
