@@ -51,17 +51,21 @@ def free_port() -> int:
 def jupyterlab(command: list[str], cwd: Path, home: Path, token: str):
     """Start ``command`` (a ``jupyter lab``) headless on a free port; yield its base URL."""
     port = free_port()
-    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True, exist_ok=True)
-    # every cell in the page, so the test can read them all without scrolling
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    settings = {  # every cell in the page, so the test reads them all without scrolling; no news pop-up
+        "notebook-extension/tracker": {"windowingMode": "none"},
+        "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    }
+    for name, values in settings.items():
+        path = home / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
     environment = {key: value for key, value in os.environ.items() if key != "COURSE_STATIC_SITE"}
     environment |= {"JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
                     "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
                     "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
     server = subprocess.Popen(
         [*command, "--no-browser", f"--port={port}", "--ServerApp.port_retries=0",
-         f"--IdentityProvider.token={token}", "--LabApp.news_url=", "--ServerApp.ip=127.0.0.1",
+         f"--IdentityProvider.token={token}", "--ServerApp.ip=127.0.0.1",
          *(["--allow-root"] if os.geteuid() == 0 else [])],  # as the README says for root
         cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
@@ -124,8 +128,8 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{base}/lab/tree/{notebook_path.name}?token={token}")
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
+        page.locator(".jp-MarkdownOutput", has_text="Learning goals").wait_for(timeout=90_000)
+        page.get_by_text(re.compile(r"\| Idle$")).wait_for(timeout=90_000)  # the kernel has started
         page.screenshot(path=str(SCREENSHOTS / "jupyterlab-opened.png"))
 
         # before any cell runs, the text reads as on the website
