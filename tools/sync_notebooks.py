@@ -1,8 +1,9 @@
 """Write each page's notebook twin (.ipynb) for Jupyter, Colab and Binder, and its set-up cell.
 
 For every MyST notebook page under book/:
-1. rewrite its set-up cell (tagged ``remove-cell`` and ``notebook-only``) so that it installs
-   the course package from the repository named in ``_config.yml`` when it is missing;
+1. rewrite its set-up cell (tagged ``remove-cell`` and ``notebook-only``; collapsed in the
+   notebook) so that it installs the course package from the repository named in
+   ``_config.yml`` when it is missing;
 2. write the same-named ``.ipynb`` beside it, which reads as the website reads before any cell
    runs: every ``{glue:text}`` holds the value of the last build, listings and boxes are plain
    Markdown (``myst_markdown.py``), solutions sit collapsed behind a toggle and do not run with
@@ -196,8 +197,8 @@ def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbform
             continue
         elif "hide-input" in tags and in_exercises:
             cell = solution_cell(cell)
-        elif "hide-input" in tags:
-            cell.metadata["jupyter"] = {"source_hidden": True}
+        elif "hide-input" in tags or cell.source.startswith("# Set-up:"):
+            cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows
         cell.metadata.pop("mystnb", None)
         if tags - SITE_TAGS:
             cell.metadata["tags"] = sorted(tags - SITE_TAGS)

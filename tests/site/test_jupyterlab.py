@@ -140,6 +140,12 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
         assert page.locator(".jp-MarkdownOutput details").count() == 3  # the solutions, closed
         assert page.locator(".jp-MarkdownOutput details[open]").count() == 0
 
+        for name, text_in_cell in [("goals", "Learning goals"), ("listing", "def sinusoidal_encoding_loop"),
+                                   ("solution", "Solution")]:
+            cell = page.locator(".jp-MarkdownCell", has_text=text_in_cell).first
+            cell.scroll_into_view_if_needed()
+            cell.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{name}.png"))
+
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
         page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
         deadline = time.monotonic() + RUN_ALL_LIMIT_SECONDS
@@ -159,6 +165,9 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
         assert shown.count() == explorers, f"{shown.count()} explorers shown for {explorers} explorer cells"
         assert page.locator(".jp-Notebook").get_by_text("Correct!").count() == 0  # no solution ran
 
+        first = shown.first
+        first.scroll_into_view_if_needed()
+        first.screenshot(path=str(SCREENSHOTS / "jupyterlab-encoding-explorer.png"))
         rope = shown.filter(has_text="query at")
         rope.scroll_into_view_if_needed()
         before = explorer_output(rope)
