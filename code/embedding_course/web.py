@@ -70,9 +70,13 @@ def use_static_site_renderer() -> None:
 def glue(name: str, value, display: bool = False) -> None:
     """Store a computed value so the page's prose can insert it (MyST-NB ``glue``).
 
-    Returns nothing, so a ``glue`` call at the end of a cell prints nothing. In a notebook
-    without MyST-NB (Colab, Binder) it does nothing: the value is already in its variable.
+    Returns nothing, so a ``glue`` call at the end of a cell prints nothing. In a learner's
+    notebook (Jupyter, Colab, Binder) it does nothing: the value is already in its variable,
+    and the notebook's text already holds it; a stored value would show there as an output
+    that no renderer can draw.
     """
+    if not on_static_site():
+        return
     try:
         from myst_nb import glue as myst_glue
     except ImportError:

@@ -64,3 +64,15 @@ def test_renderer_is_only_switched_on_for_the_static_site(monkeypatch):
 
 def test_glue_returns_nothing_so_a_cell_ending_with_it_prints_nothing():
     assert web.glue("answer", 42) is None
+
+
+def test_glue_stores_values_only_while_the_site_is_built(monkeypatch):
+    import myst_nb
+
+    stored = []
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: stored.append(name))
+    monkeypatch.delenv(web.STATIC_SITE_ENV_VAR, raising=False)
+    web.glue("in_a_notebook", 1)  # a learner's notebook: no output that Jupyter cannot draw
+    monkeypatch.setenv(web.STATIC_SITE_ENV_VAR, "1")
+    web.glue("on_the_site", 2)
+    assert stored == ["on_the_site"]

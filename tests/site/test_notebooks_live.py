@@ -19,6 +19,8 @@ from .conftest import REPO_ROOT
 
 NOTEBOOKS = sorted((REPO_ROOT / "book" / "lessons").glob("*.ipynb"))
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+DRAWABLE = {"text/plain", "text/html", "text/markdown", "image/png", "image/svg+xml", "text/latex",
+            "application/vnd.plotly.v1+json", WIDGET_MIME}
 CELL_LIMIT_SECONDS = 120  # no cell takes more than a few seconds here
 NOTEBOOK_LIMIT_SECONDS = 600
 
@@ -73,3 +75,11 @@ def test_notebook_runs_top_to_bottom_with_live_explorers(notebook_path, tmp_path
     assert not [o for o in outputs if o.get("output_type") == "error"]
     widgets = [o for o in outputs if WIDGET_MIME in o.get("data", {})]
     assert widgets, f"{notebook_path.name}: no live explorer (ipywidget) was displayed"
+    for index, cell in enumerate(notebook.cells):
+        shown = [o for o in cell.get("outputs", []) if WIDGET_MIME in o.get("data", {})]
+        assert len(shown) <= 1, f"cell {index} shows its explorer {len(shown)} times"
+    undrawable = [o for o in outputs if o.get("data") and not set(o["data"]) & DRAWABLE]
+    assert not undrawable, f"outputs Jupyter cannot draw: {[sorted(o['data']) for o in undrawable]}"
+    printed = "".join(o.get("text", "") for o in outputs) + "".join(
+        str(o.get("data", {}).get("text/markdown", "")) for o in outputs)
+    assert "Correct" not in printed, "Run All answered an exercise: a solution ran"

@@ -1,0 +1,91 @@
+"""The notebooks' set-up cell says what it does, step by step, and when to reload the page.
+
+It runs here in a fresh virtual environment without the course package, whose ``pip`` is a
+stand-in that prints what pip prints (the real one would fetch from the repository). A stand-in
+``google.colab`` shows what the cell does in Colab.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import venv
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from .conftest import REPO_ROOT
+
+FAKE_PIP = '''import sys
+print("Looking in indexes: somewhere")
+for name in ("numpy", "torch"):
+    print(f"Collecting {name}")
+print("Installing collected packages: numpy, torch")
+print("Successfully installed numpy torch")
+'''
+FAKE_COLAB_OUTPUT = '''def enable_custom_widget_manager():
+    print("custom widget manager enabled")
+'''
+FAKE_IPYWIDGETS = '__version__ = "{version}"\n'
+
+
+def set_up_cell() -> str:
+    notebook = nbformat.read(REPO_ROOT / "book" / "lessons" / "04_sinusoidal_positions.ipynb", as_version=4)
+    return next(cell.source for cell in notebook.cells if cell.cell_type == "code")
+
+
+@pytest.fixture(scope="module")
+def fresh_python(tmp_path_factory) -> Path:
+    """A Python without the course package, ipywidgets or plotly, with a stand-in pip."""
+    root = tmp_path_factory.mktemp("fresh")
+    venv.create(root / "env", with_pip=False)
+    python = root / "env" / "bin" / "python"
+    where = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    purelib = subprocess.check_output([python, "-c", where], text=True).strip()
+    (Path(purelib) / "pip").mkdir()
+    (Path(purelib) / "pip" / "__init__.py").write_text("")
+    (Path(purelib) / "pip" / "__main__.py").write_text(FAKE_PIP)
+    return python
+
+
+def run_cell(python: Path, source: str, cwd: Path) -> str:
+    result = subprocess.run([python, "-c", source], capture_output=True, text=True, cwd=cwd, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_it_says_what_it_installs_step_by_step_and_to_reload(fresh_python, tmp_path):
+    output = run_cell(fresh_python, set_up_cell(), tmp_path)
+    lines = output.splitlines()
+    assert lines[0].startswith("Installing the course package") and "minute" in lines[0]
+    assert any(line.startswith("[1/2] the course package") for line in lines)
+    assert any(line.startswith("[2/2] the position table") for line in lines)
+    assert "    Collecting torch" in lines and sum("done in" in line for line in lines) == 2
+    assert "Looking in indexes" not in output  # only the lines that show progress
+    assert "Reload this browser page once" in lines[-1]  # widgets and plotly were installed just now
+
+
+def test_in_colab_it_enables_the_widget_manager_only_for_ipywidgets_8(fresh_python, tmp_path):
+    colab = tmp_path / "google" / "colab"
+    colab.mkdir(parents=True)
+    (tmp_path / "google" / "__init__.py").write_text("")
+    (colab / "__init__.py").write_text("")
+    (colab / "output.py").write_text(FAKE_COLAB_OUTPUT)
+    for version, enabled in [("7.7.1", False), ("8.1.5", True)]:
+        (tmp_path / "ipywidgets.py").write_text(FAKE_IPYWIDGETS.format(version=version))
+        (tmp_path / "plotly.py").write_text("")
+        (tmp_path / "embedding_course.py").write_text("")  # already installed: nothing to do
+        source = "import google.colab\n" + set_up_cell()
+        output = run_cell(fresh_python, source, tmp_path)
+        assert "Installing" not in output
+        assert ("custom widget manager enabled" in output) is enabled, (version, output)
+    (tmp_path / "embedding_course.py").unlink()
+    output = run_cell(fresh_python, "import google.colab\n" + set_up_cell(), tmp_path)
+    assert "Reload" not in output and "Installed. Run the next cells." in output  # Colab draws them
+
+
+def test_the_cell_is_the_same_in_every_notebook():
+    sources = {path.name: next(cell.source for cell in nbformat.read(path, as_version=4).cells
+                               if cell.cell_type == "code")
+               for path in (REPO_ROOT / "book").rglob("*.ipynb")}
+    assert len(set(sources.values())) == 1, sorted(sources)

@@ -1,0 +1,134 @@
+"""The notebook twins read as the website reads: no MyST markup, numbers in, solutions collapsed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+from markdown_it import MarkdownIt
+from myst_markdown import UnsupportedMyST, to_jupyter
+from sync_notebooks import notebook_pages
+
+from .conftest import REPO_ROOT
+
+PAGES = notebook_pages(REPO_ROOT)
+MYST_ONLY = {
+    "role": re.compile(r"\{[a-zA-Z][\w:-]*\}`"),
+    "colon fence directive": re.compile(r"^\s*:{3,}\s*\{", re.MULTILINE),
+    "directive option": re.compile(r"^\s*:[\w-]+:(\s|$)", re.MULTILINE),
+    "label target": re.compile(r"^\s*\([\w-]+\)=\s*$", re.MULTILINE),
+    "substitution": re.compile(r"\{\{[^}]*\}\}"),
+}
+
+
+def markdown_findings(markdown: str) -> list[str]:
+    """MyST-only syntax in the text of a Markdown cell, as a CommonMark parser sees it."""
+    findings = []
+    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if token.type == "fence" and token.info.strip().startswith("{"):
+            findings.append(f"directive fence ```{token.info.strip()}")
+        if token.type == "inline":
+            for name, pattern in MYST_ONLY.items():
+                findings += [f"{name}: {match.group(0)!r}" for match in pattern.finditer(token.content)]
+    return findings
+
+
+def fixed_glue(key: str, spec: str) -> str:
+    values = {"count": "30522", "gap": "1.5e-07"}
+    from myst_nb.core.variables import format_plain_text
+
+    return format_plain_text(values[key], spec)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.stem)
+def test_twin_markdown_has_no_myst_only_syntax(page):
+    notebook = nbformat.read(page.with_suffix(".ipynb"), as_version=4)
+    findings = [f"cell {index}: {finding}" for index, cell in enumerate(notebook.cells)
+                if cell.cell_type == "markdown" for finding in markdown_findings(cell.source)]
+    assert not findings, "\n".join(findings)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.stem)
+def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
+    source = jupytext.reads(page.read_text(), fmt="md:myst")
+    twin = nbformat.read(page.with_suffix(".ipynb"), as_version=4)
+    code = [cell.source for cell in twin.cells if cell.cell_type == "code"]
+    assert code[0].startswith("# Set-up:"), "the set-up cell must be the notebook's first code cell"
+    page_cells = [cell for cell in source.cells if cell.cell_type == "code"]
+    for cell in page_cells:
+        tags = cell.metadata.get("tags", [])
+        if "live.show(" in cell.source:
+            assert cell.source in code, "a live explorer cell is missing from the notebook"
+        if "remove-cell" in tags and "notebook-only" not in tags:
+            assert cell.source not in code, "a cell for the website alone is in the notebook"
+    solutions = [cell.source for cell in twin.cells if cell.cell_type == "markdown"
+                 and cell.source.startswith("<details>") and "<b>Solution</b>" in cell.source]
+    exercises_start = next((i for i, cell in enumerate(source.cells)
+                            if re.search(r"^## Exercises\s*$", cell.source, re.MULTILINE)), None)
+    expected = [] if exercises_start is None else [
+        cell for cell in source.cells[exercises_start:] if "hide-input" in cell.metadata.get("tags", [])]
+    assert len(solutions) == len(expected)
+    for solution, cell in zip(solutions, expected, strict=True):
+        assert cell.source.strip() in solution and solution.rstrip().endswith("</details>")
+        assert cell.source not in code, "a solution would run with Run All"
+
+
+def test_glue_values_are_formatted_as_on_the_page():
+    text = ("The vocabulary holds {glue:text}`count:,` tokens; the gap is {glue:text}`gap:.1e` "
+            "and {glue}`count`.")
+    assert to_jupyter(text, REPO_ROOT / "book/x.md", fixed_glue) == (
+        "The vocabulary holds 30,522 tokens; the gap is 1.5e-07 and 30522.")
+
+
+def test_a_missing_glue_value_stops_the_generator():
+    with pytest.raises(UnsupportedMyST, match=r"no value for .*unknown"):
+        to_jupyter("{glue:text}`unknown:.2f`", REPO_ROOT / "book/x.md", fixed_glue)
+
+
+def test_admonitions_become_blockquotes_and_listings_code():
+    page = REPO_ROOT / "book" / "lessons" / "04_sinusoidal_positions.md"
+    text = ("Before.\n\n:::{admonition} Learning goals\n:class: tip\n"
+            "- one {glue:text}`count:,`\n- two\n:::\n\n"
+            "```{literalinclude} ../../code/embedding_course/positional.py\n:language: python\n"
+            ":pyobject: sinusoidal_encoding_loop\n```\n\n```{note}\nA note.\n```")
+    converted = to_jupyter(text, page, fixed_glue)
+    assert "> **Learning goals**\n>\n> - one 30,522\n> - two" in converted
+    assert "```python\ndef sinusoidal_encoding_loop(" in converted
+    assert "> **Note**\n>\n> A note." in converted
+    assert not markdown_findings(converted)
+
+
+def test_unknown_markup_is_refused_not_copied():
+    page = REPO_ROOT / "book" / "x.md"
+    with pytest.raises(UnsupportedMyST, match="directive \\{mermaid\\}"):
+        to_jupyter("```{mermaid}\ngraph\n```", page, fixed_glue)
+    with pytest.raises(UnsupportedMyST, match="role \\{sub-ref\\}"):
+        to_jupyter("see {sub-ref}`today`", page, fixed_glue)
+
+
+def test_the_checker_finds_myst_left_in_markdown():
+    assert markdown_findings("x {glue:text}`a` y")
+    assert markdown_findings(":::{admonition} Goals\n:class: tip\ntext\n:::")
+    assert markdown_findings("```{literalinclude} a.py\n```")
+    assert not markdown_findings("```python\nx = {1: 2}\n```\n\nA set $\\{x\\}$ and `code`.")
+
+
+def test_without_a_build_no_notebook_is_written(tmp_path):
+    (tmp_path / "book").mkdir()
+    (tmp_path / "_config.yml").write_text("repository:\n  url: https://example.org/course\n")
+    (tmp_path / "requirements-nodeps.txt").write_text("")
+    page = tmp_path / "book" / "page.md"
+    page.write_text("---\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n# Page\n\n"
+                    "```{code-cell} ipython3\n:tags: [remove-cell]\n\n# Set-up: old\n```\n\n"
+                    "```{code-cell} ipython3\nglue('n', 3)\n```\n\nThere are {glue:text}`n` of them.\n")
+    script = REPO_ROOT / "tools" / "sync_notebooks.py"
+    result = subprocess.run([sys.executable, str(script), "--root", str(tmp_path)],
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "no executed copy" in result.stderr + result.stdout
+    assert not Path(page.with_suffix(".ipynb")).exists()
