@@ -33,26 +33,31 @@ ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "cau
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
 
 GlueLookup = Callable[[str, str], str]  # (key, format spec) -> the text the page shows
+ReferenceLookup = Callable[[str], str]  # target label -> the text the built page shows for it
 
 
 class UnsupportedMyST(ValueError):
     """MyST markup that has no Jupyter equivalent here yet."""
 
 
-def to_jupyter(markdown: str, page: Path, glue_text: GlueLookup) -> str:
+def to_jupyter(markdown: str, page: Path, glue_text: GlueLookup,
+               reference_text: ReferenceLookup | None = None) -> str:
     """Rewrite one Markdown cell of ``page`` so that Jupyter renders it as the website does.
 
     Args:
         markdown: the cell's MyST Markdown.
         page: the page's path (literalinclude paths are relative to it).
         glue_text: returns the formatted value of a glue key, or raises KeyError.
+        reference_text: returns what the built page shows for a cross-reference without a
+            title (``{numref}`fig-x` `` -> "Fig. 4.2"), or raises KeyError.
     Returns:
         Plain (CommonMark + GFM + LaTeX) Markdown.
     """
-    return _roles(_directives(markdown, page, glue_text), page, glue_text)
+    return _roles(_directives(markdown, page, glue_text), page, glue_text, reference_text)
 
 
-def _roles(text: str, page: Path, glue_text: GlueLookup) -> str:
+def _roles(text: str, page: Path, glue_text: GlueLookup,
+           reference_text: ReferenceLookup | None = None) -> str:
     def replace(match: re.Match) -> str:
         name, content = match["name"], match["content"]
         if name in ("glue:text", "glue"):
@@ -67,6 +72,12 @@ def _roles(text: str, page: Path, glue_text: GlueLookup) -> str:
         titled = TITLED.match(content)
         if name in ("ref", "doc", "numref", "term", "download") and titled and titled["title"]:
             return titled["title"]
+        if name in ("ref", "numref") and reference_text is not None:
+            try:
+                return MARKDOWN_SPECIAL.sub(r"\\\1", reference_text(content.strip()))
+            except KeyError:
+                raise UnsupportedMyST(f"{page}: the built page has no reference {{{name}}}`{content}` "
+                                      "(build the site first: `make book`)") from None
         raise UnsupportedMyST(f"{page}: role {{{name}}}`{content}` has no Jupyter form; "
                               "handle it in tools/myst_markdown.py")
 

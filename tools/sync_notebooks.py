@@ -177,6 +177,29 @@ def glue_lookup(executed: nbformat.NotebookNode, page: Path):
     return lookup
 
 
+def reference_lookup(page: Path, root: Path = REPO_ROOT):
+    """A function label -> the text the built page shows for ``{numref}`label` `` or ``{ref}`label` ``.
+
+    Figure numbers and section titles are Sphinx's; they are read from the built HTML, which
+    ``make book`` writes (the whole book's, else a single-page build's).
+    """
+    relative = page.resolve().relative_to(root).with_suffix(".html")
+    candidates = [root / "_build" / "html" / relative,
+                  *sorted((root / "_build" / "pages").glob(f"*/_build/html/{relative}"))]
+    built = next((path for path in candidates if path.is_file()), None)
+
+    def lookup(label: str) -> str:
+        if built is None:
+            raise KeyError(label)
+        link = re.search(rf'<a class="reference internal" href="[^"]*#{re.escape(label)}"[^>]*>(.*?)</a>',
+                         built.read_text(), re.S)
+        if link is None:
+            raise KeyError(label)
+        return " ".join(re.sub(r"<[^>]+>", "", link.group(1)).split())
+
+    return lookup
+
+
 def solution_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """A solution as a collapsed Markdown block: readable on demand, never run by Run All."""
     return nbformat.v4.new_markdown_cell(SOLUTION_TEMPLATE.format(source=cell.source.strip("\n")))
@@ -184,6 +207,7 @@ def solution_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbformat.NotebookNode]:
     lookup = glue_lookup(executed_notebook(markdown, page, caches), page)
+    references = reference_lookup(page)
     cells = []
     in_exercises = False
     for cell in jupytext.reads(markdown, fmt="md:myst").cells:
@@ -192,7 +216,7 @@ def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbform
             headings = EXERCISES_HEADING.findall(cell.source)
             if headings:
                 in_exercises = headings[-1] == "Exercises"
-            cell.source = to_jupyter(cell.source, page, lookup)
+            cell.source = to_jupyter(cell.source, page, lookup, references)
         elif "site-only" in tags or ("remove-cell" in tags and "notebook-only" not in tags):
             continue
         elif "hide-input" in tags and in_exercises:
