@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from embedding_course import checks, projection, similarity
+from embedding_course import checks, similarity
 from embedding_course.pretrained import GLOVE_PACKAGE, GLOVE_PIP_NAME, package_folder
 from embedding_course.tables import markdown_table
 
@@ -445,16 +445,3 @@ def neighbours_table(vectors: WordVectors, words: Sequence[str], k: int = 5) -> 
     return markdown_table(["word", f"{k} nearest neighbours (cosine)"], rows)
 
 
-def explorer_figure(vectors: WordVectors, words: Sequence[str], groups: Sequence[str], k: int = 8,
-                    start: str | None = None):
-    """The neighbour explorer: pick a word, see its ``k`` nearest neighbours (over the whole
-    vocabulary) and where they fall in a 2-D PCA of ``words`` (a Plotly figure with a dropdown).
-    """
-    coords, pca = projection.project(vectors.vectors(words), 2)  # (N, 2)
-    found = vectors.neighbours_of_many(words, k=k)
-    neighbour_coords = {
-        word: pca.transform(vectors.vectors([word] + [n.word for n in found[word]]))  # (1 + k, 2)
-        for word in words
-    }
-    return projection.neighbour_explorer_figure(coords, words, groups, found, neighbour_coords,
-                                                pca=pca, start=start, dim=vectors.dim)

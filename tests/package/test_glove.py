@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from embedding_course import glove
+from embedding_course.figures import glove as glove_figures
 
 
 @pytest.fixture(scope="module")
@@ -232,7 +233,7 @@ def test_markdown_tables(vectors):
 
 def test_explorer_figure_has_one_dropdown_entry_per_word(vectors):
     words, groups = glove.sample_groups(["animals", "royalty"], per_group=3)
-    figure = glove.explorer_figure(vectors, words, groups, k=4, start="queen")
+    figure = glove_figures.explorer_figure(vectors, words, groups, k=4, start="queen")
     menu = figure.layout.updatemenus[0]
     assert len(menu.buttons) == len(words) and menu.active == words.index("queen")
     data_update, _, traces = menu.buttons[words.index("king")].args

@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 from matplotlib.figure import Figure
 
 from embedding_course import one_hot as oh
+from embedding_course.figures import one_hot as one_hot_figures
 from embedding_course.similarity import cosine_similarity_matrix
 
 
@@ -93,7 +94,7 @@ def test_memory_of_a_gpt2_sequence():
 
 def test_memory_slider_figure_has_one_state_per_length():
     seq_lens = (128, 512, 2048)
-    figure = oh.memory_slider_figure(seq_lens=seq_lens, active_seq_len=512)
+    figure = one_hot_figures.memory_slider_figure(seq_lens=seq_lens, active_seq_len=512)
     assert isinstance(figure, go.Figure)
     assert len(figure.layout.sliders[0].steps) == 3
     assert len(figure.data) == 2 * len(seq_lens)
@@ -108,7 +109,7 @@ def test_memory_slider_figure_has_one_state_per_length():
 
 
 def test_similarity_figure_is_one_figure_with_two_panels():
-    figure = oh.similarity_figure(["a", "b"], oh.one_hot([0, 1], 2))
+    figure = one_hot_figures.similarity_figure(["a", "b"], oh.one_hot([0, 1], 2))
     assert isinstance(figure, Figure)
     assert len([axes for axes in figure.axes if axes.get_title()]) == 2
 
@@ -169,10 +170,11 @@ def test_similarity_rejects_bad_shapes(vectors):
     (lambda: oh.dense_numbers(5, 0), "dim must be a whole number >= 1"),
     (lambda: oh.memory_bytes(10, "fp64"), "dtype must be one of fp32, bf16, int8, got 'fp64'"),
     (lambda: oh.memory_bytes(-1), "numbers must be a whole number >= 0"),
-    (lambda: oh.memory_slider_figure(seq_lens=(64,), active_seq_len=512), "active_seq_len 512 is not one"),
-    (lambda: oh.memory_slider_figure(seq_lens=()), "seq_lens is empty"),
-    (lambda: oh.memory_slider_figure(vocab_sizes={}), "vocab_sizes is empty"),
-    (lambda: oh.similarity_figure(["a"], np.eye(2)), "1 token labels for 2 vectors"),
+    (lambda: one_hot_figures.memory_slider_figure(seq_lens=(64,), active_seq_len=512),
+     "active_seq_len 512 is not one"),
+    (lambda: one_hot_figures.memory_slider_figure(seq_lens=()), "seq_lens is empty"),
+    (lambda: one_hot_figures.memory_slider_figure(vocab_sizes={}), "vocab_sizes is empty"),
+    (lambda: one_hot_figures.similarity_figure(["a"], np.eye(2)), "1 token labels for 2 vectors"),
 ])
 def test_bad_arguments_are_clear_errors(call, message):
     with pytest.raises(ValueError, match=message):
@@ -183,4 +185,4 @@ def test_table_may_be_a_trainable_weight():
     weight = torch.nn.Embedding(5, 3).weight  # a Parameter: NumPy cannot read it as it is
     expected = weight.detach().numpy()[[4, 0, 4]]
     assert np.array_equal(oh.lookup_by_product([4, 0, 4], weight), expected)
-    assert isinstance(oh.bridge_figure([4, 0, 4], weight), Figure)
+    assert isinstance(one_hot_figures.bridge_figure([4, 0, 4], weight), Figure)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from embedding_course import projection
+from embedding_course.figures import glove as glove_figures
 
 point_clouds = arrays(np.float64, st.tuples(st.integers(3, 12), st.integers(2, 6)),
                       elements=st.floats(-5, 5, allow_nan=False, width=64))
@@ -77,9 +78,9 @@ def test_axis_title_reports_the_variance():
         (lambda: projection.snapshot_coordinates([]), "snapshots is empty"),
         (lambda: projection.snapshot_coordinates([_cloud(), _cloud(count=5)]), "same shape"),
         (lambda: projection.snapshot_coordinates([_cloud()], basis="first"), "basis must be"),
-        (lambda: projection.scatter_figure(np.ones((3, 4)), list("abc"), list("xyz")), "2 or 3 columns"),
-        (lambda: projection.scatter_figure(np.ones((3, 2)), list("ab"), list("xyz")), "one word and one"),
-        (lambda: projection.group_colours([]), "groups is empty"),
+        (lambda: glove_figures.scatter_figure(np.ones((3, 4)), list("abc"), list("xyz")), "2 or 3 columns"),
+        (lambda: glove_figures.scatter_figure(np.ones((3, 2)), list("ab"), list("xyz")), "one word and one"),
+        (lambda: glove_figures.group_colours([]), "groups is empty"),
     ],
 )
 def test_bad_inputs_give_clear_errors(call, message):
@@ -90,11 +91,11 @@ def test_bad_inputs_give_clear_errors(call, message):
 def test_scatter_figure_has_one_trace_per_group_with_hover_words():
     coords, pca = projection.project(_cloud(count=6), 3)
     words, groups = list("abcdef"), ["x", "x", "y", "y", "z", "z"]
-    figure = projection.scatter_figure(coords[:, :2], words, groups, pca=pca)
+    figure = glove_figures.scatter_figure(coords[:, :2], words, groups, pca=pca)
     assert [trace.name for trace in figure.data] == ["x", "y", "z"]
     assert list(figure.data[1].text) == ["c", "d"]
     assert "PC1" in figure.layout.xaxis.title.text and "%" in figure.layout.xaxis.title.text
-    figure_3d = projection.scatter_figure(coords, words, groups, pca=pca)
+    figure_3d = glove_figures.scatter_figure(coords, words, groups, pca=pca)
     assert figure_3d.data[0].type == "scatter3d" and "PC3" in figure_3d.layout.scene.zaxis.title.text
 
 
@@ -111,7 +112,7 @@ def test_fixed_basis_moves_points_only_as_the_data_move():
 def test_training_slider_has_one_step_per_snapshot_and_fixed_axes():
     final = _cloud(seed=2, count=4)
     snapshots = [final * 0.2, final]
-    figure = projection.training_slider_figure(snapshots, [0, 10], list("abcd"), ["g", "g", "h", "h"],
+    figure = glove_figures.training_slider_figure(snapshots, [0, 10], list("abcd"), ["g", "g", "h", "h"],
                                                losses=[None, 1.25])
     steps = figure.layout.sliders[0].steps
     assert [step.label for step in steps] == ["0", "10"]
@@ -119,18 +120,19 @@ def test_training_slider_has_one_step_per_snapshot_and_fixed_axes():
     assert figure.layout.xaxis.range is not None and figure.layout.xaxis.autorange is False
     assert len(figure.data) == 4  # 2 groups x 2 steps
     with pytest.raises(ValueError, match="1 steps for 2 snapshots"):
-        projection.training_slider_figure(snapshots, [0], list("abcd"), list("gghh"))
+        glove_figures.training_slider_figure(snapshots, [0], list("abcd"), list("gghh"))
     with pytest.raises(ValueError, match="1 losses for 2 snapshots"):
-        projection.training_slider_figure(snapshots, [0, 1], list("abcd"), list("gghh"), losses=[1.0])
+        glove_figures.training_slider_figure(snapshots, [0, 1], list("abcd"), list("gghh"), losses=[1.0])
 
 
 def test_explorer_figure_checks_its_inputs():
     coords = np.arange(4, dtype=float).reshape(2, 2)
     neighbours = {"a": [("b", 0.5)], "b": [("a", 0.5)]}
     positions = {"a": np.zeros((2, 2)), "b": np.ones((2, 2))}
-    figure = projection.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], neighbours, positions)
+    figure = glove_figures.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], neighbours, positions)
     assert len(figure.layout.updatemenus[0].buttons) == 2
     with pytest.raises(ValueError, match="no neighbours given for \\['b'\\]"):
-        projection.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], {"a": []}, positions)
+        glove_figures.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], {"a": []}, positions)
     with pytest.raises(ValueError, match="start word 'z'"):
-        projection.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], neighbours, positions, start="z")
+        glove_figures.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], neighbours, positions,
+                                                start="z")

@@ -6,6 +6,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from embedding_course import training
+from embedding_course.figures import training as training_figures
 from embedding_course.tokens import WordVocabulary
 
 
@@ -92,10 +93,10 @@ def test_group_similarity_of_known_vectors():
 
 
 def test_figures(run):
-    assert isinstance(training.loss_figure(run), Figure)
-    assert isinstance(training.similarity_heatmap(run, 0), Figure)
-    assert len(training.before_after_figure(run).axes) == 3  # two panels and a colour bar
-    slider = training.similarity_slider_figure(run)
+    assert isinstance(training_figures.loss_figure(run), Figure)
+    assert isinstance(training_figures.similarity_heatmap(run, 0), Figure)
+    assert len(training_figures.before_after_figure(run).axes) == 3  # two panels and a colour bar
+    slider = training_figures.similarity_slider_figure(run)
     assert isinstance(slider, go.Figure)
     assert len(slider.layout.sliders[0].steps) == len(run.steps)
     first, last = np.asarray(slider.data[0].z), np.asarray(slider.data[-1].z)
@@ -124,4 +125,4 @@ def test_bad_arguments_are_clear_errors(call, error, message):
 
 def test_similarity_heatmap_rejects_a_missing_snapshot(run):
     with pytest.raises(IndexError, match=r"snapshot index 99 is outside 0..12"):
-        training.similarity_heatmap(run, 99)
+        training_figures.similarity_heatmap(run, 99)

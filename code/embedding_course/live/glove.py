@@ -6,6 +6,7 @@ import ipywidgets as widgets
 from IPython.display import Markdown, display
 
 from embedding_course import glove, projection
+from embedding_course.figures import glove as glove_figures
 from embedding_course.tables import markdown_table
 
 
@@ -67,7 +68,7 @@ def projection_explorer() -> widgets.Widget:
         words, labels = glove.curated_words(names=list(groups))
         coords, pca = projection.project(vectors.vectors(words), dims)
         kept = 100 * pca.explained_variance_ratio.sum()
-        display(projection.scatter_figure(coords, words, labels, pca=pca, show_text=dims == 2,
+        display(glove_figures.scatter_figure(coords, words, labels, pca=pca, show_text=dims == 2,
                                           title=f"{len(words)} words, {kept:.0f}% of the variance shown"))
 
     return widgets.interactive(show, groups=groups, dims=dims)

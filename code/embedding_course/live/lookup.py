@@ -7,6 +7,7 @@ from IPython.display import display
 
 from embedding_course import training
 from embedding_course.figures import lookup as lookup_figures
+from embedding_course.figures import training as training_figures
 
 
 def lookup_explorer(dim: int = 6) -> widgets.Widget:
@@ -33,6 +34,6 @@ def training_explorer(dim: int = 16, steps: int = 300) -> widgets.Widget:
     def show(index: int) -> None:
         within, across = training.group_similarity(run.snapshots[index], run.groups)
         print(f"mean cosine within groups {within:.3f}, across groups {across:.3f}")
-        display(training.similarity_heatmap(run, index))
+        display(training_figures.similarity_heatmap(run, index))
 
     return widgets.interactive(show, index=slider)

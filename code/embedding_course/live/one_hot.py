@@ -6,6 +6,7 @@ import ipywidgets as widgets
 from IPython.display import display
 
 from embedding_course import one_hot
+from embedding_course.figures import one_hot as one_hot_figures
 from embedding_course.tokens import WordVocabulary
 
 
@@ -23,7 +24,7 @@ def one_hot_explorer(text: str = "the cat sat on the mat") -> widgets.Widget:
         tokens = vocabulary.decode(token_ids)
         vectors = one_hot.one_hot(token_ids, len(vocabulary))  # (T, V)
         print(f"{len(tokens)} tokens, vocabulary of {len(vocabulary)}: one-hot matrix {vectors.shape}")
-        display(one_hot.similarity_figure(tokens, vectors))
+        display(one_hot_figures.similarity_figure(tokens, vectors))
 
     return widgets.interactive(show, sentence=box)
 

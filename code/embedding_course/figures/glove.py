@@ -1,0 +1,251 @@
+"""Figures for lesson 6: word vectors projected to 2-D or 3-D, coloured by group, and the explorers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from embedding_course import checks, plotting, projection
+from embedding_course.glove import WordVectors
+from embedding_course.projection import PCA
+
+
+def group_colours(groups: Sequence[str]) -> dict[str, str]:
+    """One colour per distinct group, in order of first appearance."""
+    names = list(dict.fromkeys(groups))
+    if not names:
+        raise ValueError("groups is empty; give the group of each word")
+    if len(names) <= len(plotting.PALETTE):
+        # The course palette, with its dark yellow last: it is hard to tell from orange.
+        palette = [colour for colour in plotting.PALETTE if colour != "#b7791f"] + ["#b7791f"]
+    else:  # saturated colours first (tab10, then Dark2), pale ones (tab20) only beyond that
+        palette = (plotting.matplotlib_colors(10, "tab10") + plotting.matplotlib_colors(8, "Dark2")
+                   + plotting.matplotlib_colors(20, "tab20"))
+    return {name: palette[i % len(palette)] for i, name in enumerate(names)}
+
+
+def _check_labels(coords: np.ndarray, words: Sequence[str], groups: Sequence[str]) -> None:
+    if len(words) != coords.shape[0] or len(groups) != coords.shape[0]:
+        raise ValueError(f"{coords.shape[0]} points but {len(words)} words and {len(groups)} groups; "
+                         "give one word and one group per point")
+
+
+def _padded_range(values: np.ndarray, pad: float = 0.08) -> list[float]:
+    low, high = float(np.min(values)), float(np.max(values))
+    margin = (high - low) * pad or 1.0
+    return [low - margin, high + margin]
+
+
+def _rounded(values, digits: int = 3) -> list[float]:
+    """Plain, rounded floats: button arguments are stored as JSON text, so shorter is lighter."""
+    return [round(float(v), digits) for v in values]
+
+
+def _group_traces(coords: np.ndarray, words: Sequence[str], groups: Sequence[str], *,
+                  colours: Mapping[str, str], show_text: bool, marker_size: int = 8,
+                  showlegend: bool = True) -> list:
+    """One scatter trace per group (2-D or 3-D by the number of columns of ``coords``)."""
+    traces = []
+    words_array, groups_array = np.asarray(words, dtype=object), np.asarray(groups, dtype=object)
+    coords = coords.astype(np.float32)
+    for name, colour in colours.items():
+        mask = groups_array == name
+        common = dict(
+            name=name,
+            text=list(words_array[mask]),
+            mode="markers+text" if show_text else "markers",
+            marker=dict(color=colour, size=marker_size, line=dict(width=0.5, color="white")),
+            hovertemplate="<b>%{text}</b><extra>" + name + "</extra>",
+            legendgroup=name,
+            showlegend=showlegend,
+        )
+        if coords.shape[1] == 3:
+            traces.append(go.Scatter3d(x=coords[mask, 0], y=coords[mask, 1], z=coords[mask, 2],
+                                       textfont=dict(size=10, color=colour), **common))
+        else:
+            traces.append(go.Scatter(x=coords[mask, 0], y=coords[mask, 1], textposition="top center",
+                                     textfont=dict(size=10, color=colour), **common))
+    return traces
+
+
+def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: PCA | None = None,
+                   title: str = "", show_text: bool = True, height: int = 520) -> go.Figure:
+    """An interactive 2-D or 3-D scatter of projected words, coloured by group (hover shows the word).
+
+    Args:
+        coords: array of shape (N, 2) or (N, 3), e.g. from :func:`project`.
+        words, groups: the word and the group of each point.
+        pca: the fitted PCA, to write the explained variance on the axes.
+        show_text: write each word next to its point (hover works either way).
+    """
+    coords = checks.vectors(coords, "coords")
+    if coords.shape[1] not in (2, 3):
+        raise ValueError(f"coords must have 2 or 3 columns, got {coords.shape[1]}")
+    _check_labels(coords, words, groups)
+    colours = group_colours(groups)
+    figure = go.Figure(_group_traces(coords, words, groups, colours=colours, show_text=show_text,
+                                     marker_size=8 if coords.shape[1] == 2 else 5))
+    titles = [pca.axis_title(i) if pca is not None else f"PC{i + 1}" for i in range(coords.shape[1])]
+    plotting.style(figure, title=title, height=height)
+    if coords.shape[1] == 3:
+        figure.update_layout(scene=dict(xaxis_title=titles[0], yaxis_title=titles[1], zaxis_title=titles[2],
+                                        camera=dict(eye=dict(x=1.7, y=1.7, z=0.9))),
+                             margin=dict(l=0, r=0, b=0))
+    else:
+        figure.update_xaxes(title_text=titles[0], zeroline=False)
+        figure.update_yaxes(title_text=titles[1], zeroline=False)
+    return figure
+
+
+def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Sequence[str],
+                           groups: Sequence[str], *, losses: Sequence[float | None] | None = None,
+                           basis: str = "final", title: str = "Toy embeddings during training",
+                           height: int = 560) -> go.Figure:
+    """A slider over training steps: the words in one fixed 2-D PCA view, with fixed axes.
+
+    All states are computed here, so the slider works on a static page (JavaScript only).
+
+    Args:
+        snapshots: one array (N, d) per step.
+        steps: the training step of each snapshot.
+        words, groups: the word and group of each of the N rows.
+        losses: optional loss at each snapshot (``None`` where unknown), shown in the title.
+    """
+    if len(steps) != len(snapshots):
+        raise ValueError(f"{len(steps)} steps for {len(snapshots)} snapshots; give one step per snapshot")
+    if losses is not None and len(losses) != len(snapshots):
+        raise ValueError(f"{len(losses)} losses for {len(snapshots)} snapshots; give one per snapshot")
+    coords, pca = projection.snapshot_coordinates(snapshots, basis)
+    _check_labels(coords[0], words, groups)
+    colours = group_colours(groups)
+    states = [_group_traces(c, words, groups, colours=colours, show_text=True) for c in coords]
+    titles = [
+        f"{title}: step {step}" + (f", loss {losses[i]:.3f}" if losses is not None and losses[i] is not None
+                                   else "")
+        for i, step in enumerate(steps)
+    ]
+    stacked = np.concatenate(coords)  # fixed axis ranges: the same frame for every step
+    figure = plotting.slider_figure(states, [str(s) for s in steps], slider_title="training step",
+                                    titles=titles, active=len(states) - 1, height=height)
+    figure.update_xaxes(range=_padded_range(stacked[:, 0]), autorange=False, zeroline=False,
+                        title_text=f"PC1 of the final step ({100 * pca.explained_variance_ratio[0]:.0f}%)")
+    figure.update_yaxes(range=_padded_range(stacked[:, 1]), autorange=False, zeroline=False,
+                        title_text=f"PC2 of the final step ({100 * pca.explained_variance_ratio[1]:.0f}%)")
+    return figure
+
+
+def neighbour_explorer_figure(
+    coords,
+    words: Sequence[str],
+    groups: Sequence[str],
+    neighbours: Mapping[str, Sequence[tuple[str, float]]],
+    neighbour_coords: Mapping[str, np.ndarray],
+    *,
+    pca: PCA | None = None,
+    start: str | None = None,
+    dim: int | None = None,
+    height: int = 620,
+) -> go.Figure:
+    """A word picker (dropdown): the word's nearest neighbours and where they sit in the projection.
+
+    Every choice is precomputed, so the dropdown works with JavaScript alone.
+
+    Args:
+        coords: (N, 2) projected positions of the curated words (the grey map).
+        words, groups: the word and group of each point; each word is one dropdown entry.
+        neighbours: word -> its neighbours [(word, cosine), ...], best first.
+        neighbour_coords: word -> (1 + k, 2) positions of the word and then of its neighbours.
+        pca: the fitted PCA, for the axis titles.
+        start: the word shown first (default: the first word).
+        dim: the length of the full vectors, named in the neighbours panel's title.
+    """
+    coords = checks.vectors(coords, "coords")
+    if coords.shape[1] != 2:
+        raise ValueError(f"coords must have 2 columns, got {coords.shape[1]}")
+    _check_labels(coords, words, groups)
+    missing = [w for w in words if w not in neighbours or w not in neighbour_coords]
+    if missing:
+        raise ValueError(f"no neighbours given for {missing[:5]}; "
+                         "give neighbours and positions for every word")
+    start = words[0] if start is None else start
+    if start not in words:
+        raise ValueError(f"start word {start!r} is not one of the words")
+
+    colours = group_colours(groups)
+    figure = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.1,
+                           subplot_titles=("2-D PCA of the listed words", "nearest neighbours"))
+    for trace in _group_traces(coords, words, groups, colours=colours, show_text=False, marker_size=6):
+        trace.marker.opacity = 0.6
+        figure.add_trace(trace, row=1, col=1)
+
+    def state(word: str):
+        found = list(neighbours[word])
+        points = np.asarray(neighbour_coords[word], dtype=np.float32)  # (1 + k, 2)
+        labels = [word] + [n for n, _ in found]
+        bar_words = [n for n, _ in found][::-1]  # best at the top of a horizontal bar chart
+        bar_scores = np.asarray([s for _, s in found][::-1], dtype=np.float32)
+        return points, labels, bar_words, bar_scores
+
+    points, labels, bar_words, bar_scores = state(start)
+    highlight = len(figure.data)
+    figure.add_trace(go.Scatter(
+        x=points[:, 0], y=points[:, 1], text=labels, mode="markers+text", textposition="top center",
+        marker=dict(size=[16] + [9] * (len(labels) - 1), color="#1a202c", symbol="star",
+                    line=dict(width=1, color="white")),
+        textfont=dict(size=12, color="#1a202c"), name="word and neighbours", showlegend=False,
+        hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)
+    figure.add_trace(go.Bar(
+        x=bar_scores, y=bar_words, orientation="h", marker_color=plotting.PALETTE[0], showlegend=False,
+        text=[f"{s:.2f}" for s in bar_scores], textposition="inside",
+        hovertemplate="%{y}: cos %{x:.3f}<extra></extra>"), row=1, col=2)
+    bars = highlight + 1
+
+    buttons = []
+    group_of = dict(zip(words, groups, strict=True))
+    for word in words:
+        points, labels, bar_words, bar_scores = state(word)
+        buttons.append(dict(
+            method="update",
+            label=f"{word} ({group_of[word]})",
+            args=[
+                {"x": [_rounded(points[:, 0]), _rounded(bar_scores)],
+                 "y": [_rounded(points[:, 1]), bar_words],
+                 "text": [labels, [f"{s:.2f}" for s in bar_scores]]},
+                {"title.text": f"Explorer: {word!r} ({group_of[word]})"},
+                [highlight, bars],
+            ],
+        ))
+    plotting.style(figure, title=f"Explorer: {start!r} ({group_of[start]})", height=height)
+    figure.update_layout(
+        updatemenus=[dict(type="dropdown", buttons=buttons, active=words.index(start), x=1.0, y=1.13,
+                          xanchor="right", yanchor="bottom", showactive=True,
+                          bgcolor="white", bordercolor="#a0aec0")],
+        legend=dict(orientation="h", y=-0.12, font=dict(size=11)),
+        margin=dict(t=110, b=40),
+    )
+    stacked = np.concatenate([coords] + [np.asarray(neighbour_coords[w]) for w in words])
+    figure.update_xaxes(range=_padded_range(stacked[:, 0]), zeroline=False, row=1, col=1,
+                        title_text=pca.axis_title(0) if pca is not None else "PC1")
+    figure.update_yaxes(range=_padded_range(stacked[:, 1]), zeroline=False, row=1, col=1,
+                        title_text=pca.axis_title(1) if pca is not None else "PC2")
+    figure.update_xaxes(range=[0, 1], row=1, col=2,
+                        title_text=f"cosine in all {dim} dimensions" if dim else "cosine similarity")
+    return figure
+
+
+def explorer_figure(vectors: WordVectors, words: Sequence[str], groups: Sequence[str], k: int = 8,
+                    start: str | None = None):
+    """The neighbour explorer: pick a word, see its ``k`` nearest neighbours (over the whole
+    vocabulary) and where they fall in a 2-D PCA of ``words`` (a Plotly figure with a dropdown).
+    """
+    coords, pca = projection.project(vectors.vectors(words), 2)  # (N, 2)
+    found = vectors.neighbours_of_many(words, k=k)
+    neighbour_coords = {
+        word: pca.transform(vectors.vectors([word] + [n.word for n in found[word]]))  # (1 + k, 2)
+        for word in words
+    }
+    return neighbour_explorer_figure(coords, words, groups, found, neighbour_coords,
+                                                pca=pca, start=start, dim=vectors.dim)
