@@ -115,6 +115,7 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     sys.path.insert(0, str(Path(root) / "_ext"))
     import kernel_polling
     from jupyter_cache.executors.utils import single_nb_execution
+    from jupyter_client.manager import KernelManager
 
     kernel_polling.install()
     client_warnings: list[str] = []
@@ -126,8 +127,12 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     logging.getLogger("traitlets").addHandler(Collect(level=logging.WARNING))
     path = Path(page)
     notebook = read_page(path)
-    result = single_nb_execution(notebook, cwd=str(path.parent), allow_errors=False, timeout=timeout,
-                                 meta_override=True)
+    # Kernels talk over Unix sockets in a folder of their own. Over TCP, kernels started side by
+    # side can pick the same free port (jupyter_client chooses it before the kernel binds it).
+    with tempfile.TemporaryDirectory(prefix="course-kernel-") as sockets:
+        kernel = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
+        result = single_nb_execution(notebook, cwd=str(path.parent), allow_errors=False, timeout=timeout,
+                                     meta_override=True, km=kernel)
     if result.err is not None:
         return page, result.time, result.exc_string or repr(result.err), None
     if client_warnings:
