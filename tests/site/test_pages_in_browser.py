@@ -105,7 +105,8 @@ def test_no_python_traceback_on_the_page(page_visit):
 
 def typeset_math(page) -> None:
     """Scroll to the first formula (MathJax loads when one comes near) and wait for MathJax."""
-    page.locator(".math").first.scroll_into_view_if_needed()
+    page.evaluate("""() => [...document.querySelectorAll('.math')]
+        .find(el => el.getClientRects().length > 0).scrollIntoView()""")
     page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
                            timeout=30_000)
     page.evaluate("() => MathJax.startup.promise")
