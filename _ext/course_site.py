@@ -4,10 +4,11 @@
   it loads the smallest plotly.js bundle that draws the page's traces (npm partial bundles
   of the version the installed Python plotly writes for; the full bundle for anything
   else), all served from ``_static/vendor/`` (no CDN). Pages without figures load neither.
-* MathJax is loaded only by pages that hold math themselves.
+* MathJax is loaded only by pages that hold math themselves, and only when the first
+  formula comes near the screen (``static/course-math.js``).
 * Every page gets a meta description: its first paragraph.
 * The theme's icons are drawn as inline SVG at build time (``theme_icons.py``), instead of
-  by its 1.4 MB icon script.
+  by its 1.4 MB icon script; output images load lazily, with their size given.
 * MathJax, require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
@@ -38,6 +39,7 @@ VENDOR_SOURCE = REPO_ROOT / ".vendor"
 PLOT_MARKER = 'class="course-plot"'
 SELF_CHECK_MARKER = 'class="course-self-check"'
 FIGURE_LOADER = "course-figures.js"
+MATH_LOADER = "course-math.js"
 # Smallest first: the trace types each plotly.js bundle draws (from the bundles' READMEs).
 PLOTLY_BUNDLES = {
     "plotly-basic.min.js": {"bar", "pie", "scatter"},
@@ -198,36 +200,65 @@ def _move_figure_data_out(app, pagename: str, context: dict, body: str) -> str:
     return SPEC_PATTERN.sub(move, body)
 
 
+def _is_mathjax(asset) -> bool:
+    return "mathjax" in str(getattr(asset, "filename", asset)).lower()
+
+
 def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
     """After Sphinx's own handlers: MathJax only where the page itself has math; a description."""
     math_domain = app.env.get_domain("math")
-    if not math_domain.data["has_equations"].get(pagename, False):
-        context["script_files"][:] = [asset for asset in context.get("script_files", [])
-                                      if "mathjax" not in str(getattr(asset, "filename", asset)).lower()
-                                      and "MathJax" not in getattr(asset, "attributes", {}).get("body", "")]
+    has_math = math_domain.data["has_equations"].get(pagename, False)
+    scripts = context.get("script_files", [])
+    if any(_is_mathjax(asset) for asset in scripts):
+        # Sphinx adds MathJax to a page whose toctree holds math too; MathJax loads lazily.
+        scripts[:] = [asset for asset in scripts if not _is_mathjax(asset)
+                      and (has_math or "MathJax" not in getattr(asset, "attributes", {}).get("body", ""))]
+        if has_math:
+            app.add_js_file(MATH_LOADER, loading_method="defer",
+                            **{"data-mathjax": app.config.mathjax_path})
     description = page_description(doctree) if doctree is not None else ""
     if description:
         context["metatags"] = (context.get("metatags", "")
                                + f'\n<meta name="description" content="{html.escape(description)}" />')
 
 
-def _inline_theme_icons(outdir: Path) -> None:
-    """Every page's Font Awesome icons as inline SVG; the icon script is no longer loaded."""
+IMAGE_TAG = re.compile(r'<img ([^>]*?)src="((?:\.\./)*_images/[^"]+\.png)"([^>]*?)\s*/?>')
+
+
+def _lazy_images(page: Path, text: str) -> str:
+    """Output images load when they come near the screen, with their size known in advance."""
+    from PIL import Image
+
+    def lazy(match: re.Match) -> str:
+        before, src, after = match.groups()
+        if "loading=" in before + after:
+            return match.group(0)
+        with Image.open(page.parent / src) as image:
+            width, height = image.size
+        return (f'<img {before}src="{src}"{after} width="{width}" height="{height}" '
+                f'loading="lazy" decoding="async" />')
+
+    return IMAGE_TAG.sub(lazy, text)
+
+
+def _finish_pages(outdir: Path) -> None:
+    """Every page: Font Awesome icons as inline SVG (no icon script); lazy output images."""
     script = outdir / "_static" / "scripts" / "fontawesome.js"
-    if not script.exists():
-        return
-    icons = theme_icons.load_icons(script)
+    icons = theme_icons.load_icons(script) if script.exists() else None
     for page in outdir.rglob("*.html"):
         text = page.read_text()
-        inlined = theme_icons.inline_icons(text, icons)
-        if inlined != text:
-            page.write_text(inlined)
+        finished = _lazy_images(page, text)
+        if icons is not None:
+            finished = theme_icons.inline_icons(finished, icons)
+        if finished != text:
+            page.write_text(finished)
 
 
 def on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    _inline_theme_icons(Path(app.outdir))
+    _finish_pages(Path(app.outdir))
+    theme_icons.subset_icon_fonts(Path(app.outdir) / "_static")
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
     shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)

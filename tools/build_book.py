@@ -64,6 +64,20 @@ def tree_hash(root: Path, watched: list[str], per_page: Path | None = None) -> s
     return digest.hexdigest()
 
 
+def inputs_hash(root: Path, paths: list[Path]) -> str:
+    """A hash of every file the site is built from (any suffix): when it matches the last
+    successful build's, there is nothing to do."""
+    digest = hashlib.sha256()
+    for path in paths:
+        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        for file in files:
+            if {"__pycache__", ".ipynb_checkpoints"} & set(file.parts) or ".egg-info" in str(file):
+                continue
+            digest.update(str(file.relative_to(root) if file.is_relative_to(root) else file).encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
 def forget_page(cache_dir: Path, page: Path) -> None:
     """Drop a page's cached execution and mark it changed, so Sphinx reads and executes it again."""
     if cache_dir.exists():
@@ -192,8 +206,15 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     state_file = build_dir / STATE_FILE
     cache_dir = build_dir / ".jupyter_cache"
     code_root = root / PACKAGE_ROOT
-    current = {"global": tree_hash(root, watched, per_page=code_root), "pages": page_hashes(root, code_root)}
     previous = json.loads(state_file.read_text()) if state_file.exists() else None
+    sources = [root / name for name in watched] + [root / "book", toc or root / "_toc.yml"]
+    inputs = inputs_hash(root, [path for path in sources if path.exists()])
+    built = (build_dir / "html" / "index.html").exists()
+    if built and previous is not None and previous.get("inputs") == inputs:
+        print("build_book: nothing changed since the last build; _build/html is up to date")
+        return 0
+    current = {"global": tree_hash(root, watched, per_page=code_root), "pages": page_hashes(root, code_root),
+               "inputs": inputs}
     command = [jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
     if toc is not None:
         command += ["--toc", str(toc)]

@@ -88,6 +88,9 @@ def test_page_loads_without_console_errors_or_failed_requests(page_visit):
 
 def test_no_broken_images(page_visit):
     _, result = page_visit
+    # Output images load lazily: ask for all of them now.
+    result.page.evaluate("""() => Promise.all([...document.images].map(img => {
+        img.loading = 'eager'; return img.decode().catch(() => null); }))""")
     broken = result.page.evaluate("""() => [...document.images]
         .filter(img => !img.complete || img.naturalWidth === 0).map(img => img.src)""")
     assert broken == []
@@ -100,13 +103,24 @@ def test_no_python_traceback_on_the_page(page_visit):
     assert result.page.locator(".output.traceback, .output.error").count() == 0
 
 
+def typeset_math(page) -> None:
+    """Scroll to the first formula (MathJax loads when one comes near) and wait for MathJax."""
+    page.evaluate("""() => [...document.querySelectorAll('.math')]
+        .find(el => el.getClientRects().length > 0).scrollIntoView()""")
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                           timeout=30_000)
+    page.evaluate("() => MathJax.startup.promise")
+
+
 def test_math_renders(page_visit):
     docname, result = page_visit
     page = result.page
     math_nodes = page.locator(".math").count()
     if math_nodes == 0:
         assert page.locator("mjx-container").count() == 0
+        assert page.evaluate("() => !window.MathJax || !MathJax.startup"), f"{docname}: MathJax for nothing"
         return
+    typeset_math(page)
     assert page.locator("mjx-container").count() >= math_nodes, f"{docname}: some math did not render"
     assert page.locator("mjx-merror").count() == 0, f"{docname}: MathJax reported an error"
 
@@ -282,6 +296,7 @@ def test_math_menu_options_work_offline(browser, site_url):
     result = visit(browser, f"{site_url}/{docname}.html", site_url)
     try:
         page = result.page
+        typeset_math(page)
         page.evaluate("() => MathJax.startup.document.menu.menu.pool.lookup('renderer').setValue('SVG')")
         page.wait_for_function("() => document.querySelector('mjx-container[jax=\"SVG\"]') !== null")
         page.evaluate("() => MathJax.loader.load('a11y/explorer', '[tex]/physics')")
