@@ -83,6 +83,9 @@
     if (Array.isArray(answer) && answer.length !== 1) {
       throw new Unreadable("give one number, not " + answer.length + " values.");
     }
+    if (kind.nan_hint && flatten([answer]).length === 1 && Number.isNaN(flatten([answer])[0])) {
+      return [kind.nan_hint];
+    }
     var values = flatten(readNumbers(answer));
     if (values.length !== 1) { throw new Unreadable("give one number, not " + values.length + " values."); }
     var got = values[0];

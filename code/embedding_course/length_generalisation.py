@@ -66,6 +66,27 @@ NONE_CLASS = VOCAB_SIZE
 """The answer of ``marked_token`` before the marked token has appeared."""
 
 
+def copy_targets(ids: torch.Tensor, offset: int = COPY_OFFSET) -> torch.Tensor:
+    """The answers of ``copy_back``: the token ``offset`` places back, ``IGNORE`` where there is none.
+
+    Args:
+        ids: (B, T) or (T,) whole-number tokens.
+        offset: how many places back to look, a whole number >= 1.
+
+    Returns:
+        A tensor shaped like ``ids``.
+    """
+    check_whole(offset, "offset", "a whole number of places >= 1")
+    ids = torch.as_tensor(ids)
+    if ids.ndim not in (1, 2) or ids.is_floating_point() or ids.is_complex():
+        raise ValueError(f"ids must be a (T,) or (B, T) tensor of whole numbers, got shape "
+                         f"{tuple(ids.shape)} and dtype {ids.dtype}")
+    targets = torch.full_like(ids, IGNORE)
+    if ids.shape[-1] > offset:
+        targets[..., offset:] = ids[..., :-offset]  # the answer at t is the token at t - offset
+    return targets
+
+
 def make_batch(task: str, batch_size: int, seq_len: int,
                generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """A batch of a task's sequences and the answer expected at every position.
@@ -87,9 +108,7 @@ def make_batch(task: str, batch_size: int, seq_len: int,
         raise ValueError(f"generator must be a torch.Generator, got {type(generator).__name__}")
     ids = torch.randint(PLAIN_TOKENS, (batch_size, seq_len), generator=generator)  # (B, T)
     if task == "copy_back":
-        targets = torch.full_like(ids, IGNORE)
-        if seq_len > COPY_OFFSET:
-            targets[:, COPY_OFFSET:] = ids[:, :-COPY_OFFSET]  # the answer at t is the token at t - k
+        targets = copy_targets(ids)  # (B, T)
     elif task == "first_token":
         targets = ids[:, :1].expand(-1, seq_len).clone()  # (B, T): token 0 everywhere
     else:  # marked_token: one marked token at a random position

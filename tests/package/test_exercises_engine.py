@@ -8,7 +8,17 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from embedding_course.exercises import check, engine, glove, lookup, one_hot, pipeline, positional, tokens
+from embedding_course.exercises import (
+    check,
+    engine,
+    glove,
+    length_generalisation,
+    lookup,
+    one_hot,
+    pipeline,
+    positional,
+    tokens,
+)
 from embedding_course.exercises.engine import (
     Exercise,
     Fields,
@@ -26,6 +36,8 @@ CHECKERS = [
     positional.check_pe_row, positional.check_longest_wavelength, positional.check_rotation_block,
     pipeline.check_batch, pipeline.check_output_shape, pipeline.check_scaled_variance,
     glove.check_cosine, glove.check_analogy, glove.check_explained_variance,
+    length_generalisation.check_copy_targets, length_generalisation.check_beyond_mean,
+    length_generalisation.check_spread,
 ]
 """Every checker on the pages."""
 

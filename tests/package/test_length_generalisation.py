@@ -30,6 +30,17 @@ def test_copy_back_answers_with_the_token_three_places_back():
     assert torch.equal(targets[:, 3:], ids[:, :-3])
 
 
+def test_copy_targets_look_back_any_offset_and_check_their_arguments():
+    ids = torch.tensor([5, 1, 4, 4, 2])
+    assert experiment.copy_targets(ids).tolist() == [-100, -100, -100, 5, 1]
+    assert experiment.copy_targets(ids[None], 1).tolist() == [[-100, 5, 1, 4, 4]]
+    assert experiment.copy_targets(ids, 9).tolist() == [-100] * 5  # nothing that far back
+    with pytest.raises(ValueError, match="offset must be"):
+        experiment.copy_targets(ids, 0)
+    with pytest.raises(ValueError, match="whole numbers"):
+        experiment.copy_targets(ids.float())
+
+
 def test_first_token_answers_with_the_token_at_index_zero_everywhere():
     ids, targets = _batch("first_token")
     assert torch.equal(targets, ids[:, :1].expand_as(ids))

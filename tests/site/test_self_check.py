@@ -14,7 +14,16 @@ import re
 import numpy as np
 import pytest
 
-from embedding_course.exercises import engine, glove, lookup, one_hot, pipeline, positional, tokens
+from embedding_course.exercises import (
+    engine,
+    glove,
+    length_generalisation,
+    lookup,
+    one_hot,
+    pipeline,
+    positional,
+    tokens,
+)
 from embedding_course.exercises.engine import Fields, Mapping, Number, Values, Words
 
 from .conftest import REPO_ROOT
@@ -33,6 +42,9 @@ DECLARATIONS = {
                              pipeline.scaled_variance_exercise],
     "06_seeing_embeddings": [glove.cosine_exercise, glove.analogy_exercise,
                              glove.explained_variance_exercise],
+    "07_length_generalisation": [length_generalisation.copy_targets_exercise,
+                                 length_generalisation.beyond_mean_exercise,
+                                 length_generalisation.spread_exercise],
 }
 EXERCISES = [declare for declares in DECLARATIONS.values() for declare in declares]
 
@@ -120,6 +132,7 @@ ANSWERED_ON_EACH_PAGE = {
     "04_sinusoidal_positions": positional.pe_row_exercise,
     "05_combined_pipeline": pipeline.batch_exercise,
     "06_seeing_embeddings": glove.analogy_exercise,
+    "07_length_generalisation": length_generalisation.spread_exercise,
 }
 """One exercise per lesson, covering every kind of answer box."""
 

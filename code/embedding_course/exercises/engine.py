@@ -57,6 +57,8 @@ class Number:
     range_hint: str = ""
     otherwise: str = "you gave {got}; that is not it."
     unit: str = ""
+    nan_hint: str = ""
+    """What a NaN answer means for this exercise (default: the general "finite number" message)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,8 @@ def read_numbers(answer, booleans: bool = False) -> np.ndarray:
         if booleans:
             return np.asarray(float(answer))
         raise Unreadable(f"{answer} is a truth value, not a number; give the number itself.")
+    if isinstance(answer, (str, bytes)) and booleans:
+        raise Unreadable(f"{answer!r} is text; give True or False (or 1 or 0), without quotes.")
     if isinstance(answer, (str, bytes)):
         raise Unreadable(f"{answer!r} is text, not a number; give the number itself, without quotes.")
     if isinstance(answer, (int, float, np.integer, np.floating)):
@@ -259,7 +263,10 @@ def judge(kind, answer) -> list[str]:
 def _judge_number(kind: Number, answer) -> list[str]:
     if isinstance(answer, (list, tuple)) and len(answer) != 1:
         raise Unreadable(f"give one number, not {len(answer)} values.")
-    array = _finite(read_numbers(answer))
+    array = read_numbers(answer)
+    if kind.nan_hint and array.size == 1 and np.isnan(array).all():
+        return [kind.nan_hint]
+    array = _finite(array)
     if array.size != 1:
         raise Unreadable(f"give one number, not {array.size} values.")
     got = float(array.reshape(-1)[0])

@@ -42,6 +42,8 @@ def answer_format(kind) -> str:
         shape = np.asarray(kind.expected).shape
         entries = "1 or 0 (or true/false)" if kind.booleans else ("whole "
                                                                   "numbers" if kind.whole else "numbers")
+        if kind.booleans and shape == (1,):
+            return f"true or false (or 1 or 0); checked {_tolerance_text(kind)}."
         if len(shape) == 1:
             layout = f"{shape[0]} {entries}, separated by commas"
         else:
