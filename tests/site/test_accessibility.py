@@ -185,6 +185,12 @@ def test_every_figure_has_a_numbered_caption(page_visit):
                             number: c ? c.textContent.trim() : ''}; })""")
     missing = [output["what"] for output in outputs if not output["number"]]
     assert missing == [], f"{docname}: figures without a numbered caption: {missing}"
+    session = result.page.context.new_cdp_session(result.page)
+    root = session.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    for node_id in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "figure"})["nodeIds"]:
+        ax = session.send("Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False})
+        name = ax["nodes"][0].get("name", {}).get("value", "")
+        assert name.startswith("Fig."), f"{docname}: a figure is not named by its caption ({name!r})"
 
 
 def test_every_plotly_figure_has_an_accessible_name(page_visit):
