@@ -65,7 +65,8 @@
       if (!/^[xyz]axis\d*$/.test(key)) { return; }
       var axisTitle = layout[key] && layout[key].title;
       var text = plainText(axisTitle && (axisTitle.text || axisTitle));
-      if (text && typeof text === 'string') { parts.push(key.charAt(0) + ' axis: ' + text + '.'); }
+      var sentence = key.charAt(0) + ' axis: ' + text + '.';
+      if (text && parts.indexOf(sentence) < 0) { parts.push(sentence); }
     });
     var controls = (layout.sliders || []).length + (layout.updatemenus || []).length;
     if (controls) { parts.push('Use the controls below the chart to change what it shows.'); }

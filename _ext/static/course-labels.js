@@ -10,6 +10,9 @@
  * - a hidden code cell's toggle shows "Show code cell source" but is named "Toggle hidden
  *   content": its visible text becomes its name.
  * Font Awesome swaps icons for SVG after load, so the icons are hidden again when they change.
+ *
+ * A figure is named by its caption ("Fig. 3 The sinusoidal table..."), so that a screen
+ * reader announces it when it enters the figure.
  */
 (function () {
   'use strict';
@@ -31,6 +34,12 @@
     });
     document.querySelectorAll('details > summary[aria-label]').forEach(function (summary) {
       if (summary.textContent.trim()) { summary.removeAttribute('aria-label'); }
+    });
+    document.querySelectorAll('figure').forEach(function (figure, index) {
+      var caption = figure.querySelector(':scope > figcaption');
+      if (!caption || figure.hasAttribute('aria-labelledby')) { return; }
+      if (!caption.id) { caption.id = 'course-figure-caption-' + (index + 1); }
+      figure.setAttribute('aria-labelledby', caption.id);
     });
     document.querySelectorAll('.theme-switch-button').forEach(function (button) {
       hideIcons(button);

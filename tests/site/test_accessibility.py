@@ -169,7 +169,7 @@ def test_images_have_meaningful_alt_text(page_visit):
     for image in images:
         alt = (image["alt"] or "").strip()
         assert alt, f"{docname}: {image['src']} has no alt text"
-        assert not re.search(r"[/\\]|\.(png|svg|jpe?g|gif)\b", alt), (
+        assert not re.search(r"(^|\s)\.{0,2}/|\\|_images|\.(png|svg|jpe?g|gif)\b", alt), (
             f"{docname}: {image['src']} has a file name as alt text: {alt!r}")
         if image["figure"]:  # a figure says what it shows; a logo may say less
             assert len(alt.split()) >= 8, f"{docname}: alt text {alt!r} says too little"
@@ -185,6 +185,12 @@ def test_every_figure_has_a_numbered_caption(page_visit):
                             number: c ? c.textContent.trim() : ''}; })""")
     missing = [output["what"] for output in outputs if not output["number"]]
     assert missing == [], f"{docname}: figures without a numbered caption: {missing}"
+    session = result.page.context.new_cdp_session(result.page)
+    root = session.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    for node_id in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "figure"})["nodeIds"]:
+        ax = session.send("Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False})
+        name = ax["nodes"][0].get("name", {}).get("value", "")
+        assert name.startswith("Fig."), f"{docname}: a figure is not named by its caption ({name!r})"
 
 
 def test_every_plotly_figure_has_an_accessible_name(page_visit):
