@@ -144,9 +144,13 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     # Kernels talk over Unix sockets in a folder of their own. Over TCP, kernels started side by
     # side can pick the same free port (jupyter_client chooses it before the kernel binds it).
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as sockets:
-        kernel = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
+
+        class UnixSocketKernelManager(KernelManager):
+            def __init__(self, **kwargs):
+                super().__init__(transport="ipc", ip=str(Path(sockets) / "kernel"), **kwargs)
+
         result = single_nb_execution(notebook, cwd=str(path.parent), allow_errors=False, timeout=timeout,
-                                     meta_override=True, km=kernel)
+                                     meta_override=True, kernel_manager_class=UnixSocketKernelManager)
     if result.err is not None:
         return page, result.time, result.exc_string or repr(result.err), None
     if client_warnings:
