@@ -13,7 +13,7 @@ Cell tags (in the page):
 * ``remove-cell``: not on the website; also not in the notebook, unless tagged ``notebook-only``;
 * ``notebook-only`` (with ``remove-cell``): in the notebook only (the set-up cell);
 * ``site-only``: on the website only;
-* ``hide-input`` below the "Exercises" heading: a solution; in the notebook a collapsed
+* ``hide-cell`` (or ``hide-input``) below the "Exercises" heading: a solution; in the notebook a collapsed
   ``<details>`` block, so Run All does not answer the exercise. Elsewhere ``hide-input``
   collapses the cell's source in Jupyter.
 
@@ -219,7 +219,7 @@ def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbform
             cell.source = to_jupyter(cell.source, page, lookup, references)
         elif "site-only" in tags or ("remove-cell" in tags and "notebook-only" not in tags):
             continue
-        elif "hide-input" in tags and in_exercises:
+        elif tags & {"hide-input", "hide-cell"} and in_exercises:
             cell = solution_cell(cell)
         elif "hide-input" in tags or cell.source.startswith("# Set-up:"):
             cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows

@@ -197,6 +197,7 @@ def test_each_lesson_checks_an_answer_with_the_keyboard_only(browser, site_url, 
     page.goto(f"{site_url}/book/lessons/{lesson}.html", wait_until="load")
     assert page.locator("form.course-self-check").count() == len(DECLARATIONS[lesson])
     assert "Not yet" not in page.inner_text("main")
+    assert "Correct!" not in page.inner_text("main"), "a solution's verdict shows before the reader opens it"
     feedback = page.locator(f"#{form_id}-feedback")
     assert feedback.get_attribute("aria-live") == "polite"
 
