@@ -71,7 +71,8 @@ def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
     exercises_start = next((i for i, cell in enumerate(source.cells)
                             if re.search(r"^## Exercises\s*$", cell.source, re.MULTILINE)), None)
     expected = [] if exercises_start is None else [
-        cell for cell in source.cells[exercises_start:] if {"hide-input", "hide-cell"} & set(cell.metadata.get("tags", []))]
+        cell for cell in source.cells[exercises_start:]
+        if {"hide-input", "hide-cell"} & set(cell.metadata.get("tags", []))]
     assert len(solutions) == len(expected)
     for solution, cell in zip(solutions, expected, strict=True):
         assert cell.source.strip() in solution and solution.rstrip().endswith("</details>")
