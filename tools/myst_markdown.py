@@ -5,7 +5,8 @@ The website renders roles (``{glue:text}`name:.2f` ``) and directives (``:::{adm
 Markdown cell:
 
 * ``{glue:text}`` and ``{glue}`` become the value computed by the build, formatted as on the page;
-* ``{math}`` becomes ``$...$``; a cross-reference with an explicit title becomes its title;
+* ``{math}`` becomes ``$...$``; a cross-reference becomes its title, or what the built page
+  shows for it (a figure number, a section title); label targets ``(name)=`` are dropped;
 * admonitions (``admonition``, ``note``, ``tip``, ``warning``, ...) become a blockquote with a
   bold title;
 * ``literalinclude`` becomes the included source as a fenced code block;
@@ -30,6 +31,7 @@ OPTION = re.compile(r"^:(?P<key>[\w-]+):[ \t]*(?P<value>.*)$")
 TITLED = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "caution", "attention",
                "danger", "error", "seealso"}
+LABEL_TARGET = re.compile(r"^\([\w.:-]+\)=[ \t]*\n?", re.MULTILINE)  # (name)= before a heading
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
 
 GlueLookup = Callable[[str, str], str]  # (key, format spec) -> the text the page shows
@@ -53,6 +55,7 @@ def to_jupyter(markdown: str, page: Path, glue_text: GlueLookup,
     Returns:
         Plain (CommonMark + GFM + LaTeX) Markdown.
     """
+    markdown = LABEL_TARGET.sub("", markdown)  # a target for cross-references; Jupyter shows it raw
     return _roles(_directives(markdown, page, glue_text), page, glue_text, reference_text)
 
 
