@@ -341,6 +341,13 @@
       });
     }, {rootMargin: '300px 0px'});
     figures.forEach(function (gd) { observer.observe(gd); });
+    // A reader who moves with the Tab key reaches each explorer's keyboard control only once
+    // its figure is drawn: at the first Tab, draw every figure so no control is skipped.
+    document.addEventListener('keydown', function onTab(event) {
+      if (event.key !== 'Tab') { return; }
+      document.removeEventListener('keydown', onTab);
+      figures.forEach(function (gd) { observer.unobserve(gd); draw(gd); });
+    });
   }
 
   if (document.readyState === 'loading') {

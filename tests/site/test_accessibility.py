@@ -72,7 +72,9 @@ def _press(page, figure, status, key: str) -> tuple[str, str]:
 def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
     docname, result = page_visit
     page = result.page
-    _draw_every_figure(page)
+    page.keyboard.press("Tab")  # no scrolling: a keyboard reader's first Tab draws every figure
+    page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
+        .every(gd => gd.querySelector('.main-svg'))""")
     controls = page.locator(CONTROLS)
     expected = _figures_with_controls(page)
     figures_with_keys = page.locator(".course-explorer-controls").count()
