@@ -331,40 +331,6 @@ def test_live_explorers_build():
 # ---------------------------------------------------------------- the table, measured
 
 
-def test_heatmap_goes_flat_between_dimensions_250_and_300():
-    table = positional.sinusoidal_encoding(100, 512, device="cpu")
-    assert positional.first_flat_dimension(table, 0.5) == 255
-    assert positional.first_flat_dimension(table, 0.1) == 301
-    turned = 99 * positional.inverse_frequencies(512)  # radians each pair turns over positions 0..99
-    assert round(float(turned[100 // 2]), 1) == 16.4  # dimension 100: 2.6 cycles, far from flat
-    assert round(float(turned[200 // 2]), 1) == 2.7
-
-
-def test_first_flat_dimension_is_the_width_when_nothing_is_flat():
-    assert positional.first_flat_dimension(torch.eye(3), 0.5) == 3
-    with pytest.raises(ValueError, match="threshold"):
-        positional.first_flat_dimension(torch.eye(3), 0)
-
-
-def test_far_fewer_than_half_of_the_sines_are_negative():
-    assert round(100 * positional.negative_sine_share(100, 512), 1) == 15.9
-    assert round(100 * positional.negative_sine_share(512, 512), 1) == 24.7
-
-
-def test_offset_explains_all_of_a_sinusoidal_similarity_and_half_of_minilm():
-    from embedding_course import pretrained
-
-    sinusoidal = positional.position_similarity(positional.sinusoidal_encoding(64, 32, device="cpu").double())
-    assert positional.offset_explained_variance(sinusoidal) == pytest.approx(1.0)
-    noise = positional.position_similarity(torch.randn(64, 32, generator=torch.Generator().manual_seed(0)))
-    assert positional.offset_explained_variance(noise) < 0.1
-    table = torch.as_tensor(pretrained.bert_position_table(), dtype=torch.float64)  # (512, 384)
-    minilm = positional.position_similarity(table)
-    assert round(positional.offset_explained_variance(minilm), 2) == 0.49
-    with pytest.raises(ValueError, match="square"):
-        positional.offset_explained_variance(torch.zeros(2, 3))
-
-
 def test_longest_wavelength_grows_with_the_width():
     longest = {d: float(positional.wavelengths(d)[-1]) / (2 * math.pi) for d in (8, 64, 512)}
     assert longest[8] == pytest.approx(1000)
