@@ -62,6 +62,15 @@ def _ranked_by_dot_product(target: np.ndarray, exclude: set[str]) -> list[str]:
     return [vectors.words[i] for i in order[:ANALOGY_K + 3] if vectors.words[i] not in exclude][:ANALOGY_K]
 
 
+def _raw_vector_mistake(expected: list[str]) -> tuple[Mistake, ...]:
+    """The ranking given by adding the raw (unscaled) vectors, when it differs from 3CosAdd's."""
+    raw = [n.word for n in load_glove().analogy(*ANALOGY, k=ANALOGY_K, normalise=False)]
+    if raw == expected:
+        return ()
+    return (Mistake(tuple(raw), "that is the ranking for the raw vectors; 3CosAdd first scales each of "
+                                "the three input vectors to length 1, then adds them."),)
+
+
 def analogy_exercise() -> Exercise:
     """Exercise 2: a list of the 3 best words for tokyo - japan + france (inputs excluded), best first."""
     base, subtract, add = ANALOGY
@@ -77,7 +86,8 @@ def analogy_exercise() -> Exercise:
             mistakes=(Mistake(tuple(_ranked_by_dot_product(target, set(ANALOGY))),
                               "that ranking is by the raw dot product, which favours long vectors; "
                               "divide each "
-                              "score by the row's length (`vectors.norms`) to get the cosine."),),
+                              "score by the row's length (`vectors.norms`) to get the cosine."),
+                      *_raw_vector_mistake(expected)),
             order_hint=f"the right words in the wrong order; sort by cosine, best first: {expected}.",
             otherwise=f"the first answer should be {expected[0]!r}; check the sign of each term "
                       f"({base} - {subtract} + {add}) and that you rank by cosine."),
