@@ -43,6 +43,12 @@
         changes[key + '.zerolinecolor'] = colours.line;
         changes[key + '.linecolor'] = colours.line;
       }
+      if (/^scene\d*$/.test(key)) {  // 3-D plots: three axes inside a scene
+        ['xaxis', 'yaxis', 'zaxis'].forEach(function (axis) {
+          changes[key + '.' + axis + '.color'] = colours.text;
+          changes[key + '.' + axis + '.gridcolor'] = colours.grid;
+        });
+      }
     });
     (layout.sliders || []).forEach(function (slider, index) {
       changes['sliders[' + index + '].font.color'] = colours.text;
