@@ -70,8 +70,13 @@ LOW_CONTRAST_TEXT = """(minimum) => {
 
 def themed(page, theme: str) -> None:
     """Wait until every drawn figure has been given the colours of ``theme``."""
-    page.wait_for_function("""(theme) => [...document.querySelectorAll('.js-plotly-plot')]
-        .every(gd => gd.dataset.theme === theme)""", arg=theme, timeout=30_000)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("""(theme) => [...document.querySelectorAll('.js-plotly-plot')]
+            .every(gd => gd.dataset.theme === theme)""", arg=theme, timeout=30_000)
+    except PlaywrightTimeout:
+        pytest.fail(f"the figures were not given the {theme} theme's colours within 30 s")
 
 
 def check_contrast(page, theme: str, docname: str) -> int:
