@@ -300,6 +300,8 @@ def setup(app):
     # Keyboard controls and accessible names for the Plotly explorers (course-explorer-keys.js).
     app.add_css_file("course-explorer-keys.css")
     app.add_js_file("course-explorer-keys.js", loading_method="defer")
+    # Plotly figures in the theme's colours, light or dark, also when the reader switches.
+    app.add_js_file("course-figure-theme.js", loading_method="defer")
     # Accessible names of the theme's buttons that contain their visible text.
     app.add_js_file("course-labels.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

@@ -193,9 +193,9 @@ def neighbour_explorer_figure(
     highlight = len(figure.data)
     figure.add_trace(go.Scatter(
         x=points[:, 0], y=points[:, 1], text=labels, mode="markers+text", textposition="top center",
-        marker=dict(size=[16] + [9] * (len(labels) - 1), color="#1a202c", symbol="star",
-                    line=dict(width=1, color="white")),
-        textfont=dict(size=12, color="#1a202c"), name="word and neighbours", showlegend=False,
+        marker=dict(size=[16] + [9] * (len(labels) - 1), color="#718096", symbol="star",
+                    line=dict(width=1, color="white")),  # grey: stands out on light and dark pages
+        textfont=dict(size=12), name="word and neighbours", showlegend=False,  # text: the theme's colour
         hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)
     figure.add_trace(go.Bar(
         x=bar_scores, y=bar_words, orientation="h", marker_color=plotting.PALETTE[0], showlegend=False,

@@ -1,0 +1,88 @@
+/* Give every Plotly figure the colours of the page's theme, light or dark.
+ *
+ * Figures are drawn on a transparent background; their text, axes and grid take the
+ * theme's colours (CSS variables of the theme) when each is drawn ('course:figure-drawn')
+ * and again whenever the reader switches the theme (html[data-theme] changes).
+ * Drop-down menus keep their own light boxes, so their text stays dark in both themes.
+ * Heatmap colour scales and trace colours are left as they are.
+ */
+(function () {
+  'use strict';
+  var MENU_TEXT = '#1a202c';  // on the menus' own light boxes
+  var FALLBACK = {text: '#222832', grid: '#d1d5db', line: '#9ca3af'};
+
+  function themeColours() {
+    var style = getComputedStyle(document.documentElement);
+    var read = function (name, fallback) {
+      return style.getPropertyValue(name).trim() || fallback;
+    };
+    return {
+      text: read('--pst-color-text-base', FALLBACK.text),
+      grid: read('--pst-color-border-muted', FALLBACK.grid),
+      line: read('--pst-color-border', FALLBACK.line),
+      muted: read('--pst-color-text-muted', FALLBACK.line),
+    };
+  }
+
+  // The layout changes that colour one drawn figure for the current theme.
+  function themeLayout(gd) {
+    var colours = themeColours();
+    var layout = gd.layout || {};
+    var changes = {
+      'paper_bgcolor': 'rgba(0,0,0,0)',
+      'plot_bgcolor': 'rgba(0,0,0,0)',
+      'font.color': colours.text,
+      'modebar.bgcolor': 'rgba(0,0,0,0)',
+      'modebar.color': colours.muted,
+      'modebar.activecolor': colours.text,
+    };
+    Object.keys(layout).forEach(function (key) {
+      if (/^[xy]axis\d*$/.test(key)) {
+        changes[key + '.color'] = colours.text;  // tick labels, axis title, ticks
+        changes[key + '.gridcolor'] = colours.grid;
+        changes[key + '.zerolinecolor'] = colours.line;
+        changes[key + '.linecolor'] = colours.line;
+      }
+      if (/^scene\d*$/.test(key)) {  // 3-D plots: three axes inside a scene
+        ['xaxis', 'yaxis', 'zaxis'].forEach(function (axis) {
+          changes[key + '.' + axis + '.color'] = colours.text;
+          changes[key + '.' + axis + '.gridcolor'] = colours.grid;
+        });
+      }
+    });
+    (layout.sliders || []).forEach(function (slider, index) {
+      changes['sliders[' + index + '].font.color'] = colours.text;
+      changes['sliders[' + index + '].currentvalue.font.color'] = colours.text;
+      changes['sliders[' + index + '].tickcolor'] = colours.text;
+    });
+    (layout.updatemenus || []).forEach(function (menu, index) {
+      changes['updatemenus[' + index + '].font.color'] = MENU_TEXT;
+      changes['updatemenus[' + index + '].bgcolor'] = '#ffffff';
+      changes['updatemenus[' + index + '].bordercolor'] = '#a0aec0';
+    });
+    return changes;
+  }
+
+  function paint(gd) {
+    var Plotly = window.Plotly;
+    if (!Plotly || !gd.layout) { return Promise.resolve(); }
+    // Notes, legends and colour bars without a colour of their own follow font.color.
+    return Plotly.relayout(gd, themeLayout(gd)).then(function () {
+      gd.dataset.theme = document.documentElement.dataset.theme || 'light';
+    });
+  }
+
+  function paintAll() {
+    document.querySelectorAll('.js-plotly-plot').forEach(function (gd) { paint(gd); });
+  }
+
+  document.addEventListener('course:figure-drawn', function (event) { paint(event.detail.element); });
+  new MutationObserver(paintAll).observe(document.documentElement,
+                                         {attributes: true, attributeFilter: ['data-theme']});
+  // Figures drawn before this script ran (no lazy loader on the page).
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', paintAll);
+  } else {
+    paintAll();
+  }
+})();

@@ -1,0 +1,106 @@
+"""Every Plotly figure's text reads well on what is behind it, in light and dark mode.
+
+For each drawn figure the test measures, in Chromium, the colour of its title, tick labels,
+axis titles, legend and slider labels (the SVG text's computed ``fill``) against the colour
+actually behind the figure (the nearest backgrounds, composited until one is opaque), and
+asks for the WCAG AA contrast of normal text, 4.5:1. It checks the theme the page opened
+with, then switches the theme while the page is open and checks again.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import toc_docnames
+from .test_pages_in_browser import draw_every_figure, visit
+
+DOCNAMES = toc_docnames()
+MINIMUM_CONTRAST = 4.5  # WCAG 2.1 AA, normal text
+OTHER = {"light": "dark", "dark": "light"}
+
+# Relative luminance and contrast as WCAG 2.1 defines them, computed in the page.
+LOW_CONTRAST_TEXT = """(minimum) => {
+  const TEXT = '.gtitle, .xtick text, .ytick text, .g-xtitle text, .g-ytitle text, '
+             + '.legendtext, .slider-group text, .cbaxis text, .annotation-text';
+  const parse = (css) => {
+    const v = (css.match(/[\\d.]+/g) || []).map(Number);
+    return {r: v[0] || 0, g: v[1] || 0, b: v[2] || 0, a: v.length > 3 ? v[3] : (css ? 1 : 0)};
+  };
+  const over = (top, bottom) => {  // top composited over an opaque bottom
+    const mix = (c) => top[c] * top.a + bottom[c] * (1 - top.a);
+    return {r: mix('r'), g: mix('g'), b: mix('b'), a: 1};
+  };
+  const background = (el) => {
+    const layers = [];
+    for (let node = el; node; node = node.parentElement) {
+      const colour = parse(getComputedStyle(node).backgroundColor);
+      if (colour.a > 0) { layers.push(colour); }
+      if (colour.a >= 1) { break; }
+    }
+    return layers.reverse().reduce((below, layer) => over(layer, below), {r: 255, g: 255, b: 255, a: 1});
+  };
+  const luminance = (c) => {
+    const linear = [c.r, c.g, c.b].map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  };
+  const found = [], bad = [];
+  document.querySelectorAll('.js-plotly-plot').forEach((gd) => {
+    gd.querySelectorAll(TEXT).forEach((text) => {
+      if (!text.textContent.trim() || !text.getClientRects().length) { return; }
+      const style = getComputedStyle(text);
+      if (style.visibility === 'hidden' || style.display === 'none') { return; }
+      const behind = background(gd);
+      const fill = over(parse(style.fill), behind);
+      const [light, dark] = [luminance(fill), luminance(behind)].sort((a, b) => b - a);
+      const ratio = (light + 0.05) / (dark + 0.05);
+      found.push(ratio);
+      if (ratio < minimum) {
+        bad.push(`${gd.id} "${text.textContent.trim().slice(0, 40)}": ${style.fill} on `
+                 + `rgb(${Math.round(behind.r)}, ${Math.round(behind.g)}, ${Math.round(behind.b)}) `
+                 + `= ${ratio.toFixed(2)}:1`);
+      }
+    });
+  });
+  return {checked: found.length, bad: bad};
+}"""
+
+
+def themed(page, theme: str) -> None:
+    """Wait until every drawn figure has been given the colours of ``theme``."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("""(theme) => [...document.querySelectorAll('.js-plotly-plot')]
+            .every(gd => gd.dataset.theme === theme)""", arg=theme, timeout=30_000)
+    except PlaywrightTimeout:
+        pytest.fail(f"the figures were not given the {theme} theme's colours within 30 s")
+
+
+def check_contrast(page, theme: str, docname: str) -> int:
+    assert page.evaluate("document.documentElement.dataset.theme") == theme
+    themed(page, theme)
+    result = page.evaluate(LOW_CONTRAST_TEXT, MINIMUM_CONTRAST)
+    assert result["checked"] > 0, f"{docname}: no figure text found to check in {theme} mode"
+    assert result["bad"] == [], (f"{docname}, {theme} mode: figure text below "
+                                 f"{MINIMUM_CONTRAST}:1 contrast:\n" + "\n".join(result["bad"]))
+    return result["checked"]
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+@pytest.mark.parametrize("docname", DOCNAMES)
+def test_figure_text_contrast_in_both_themes(browser, site_url, built_site, docname, scheme):
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme=scheme)
+    try:
+        page = result.page
+        if page.locator(".course-plot").count() == 0:
+            pytest.skip(f"{docname} has no interactive figure")
+        draw_every_figure(page)
+        check_contrast(page, scheme, docname)
+        # The reader switches the theme while the page is open.
+        page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", OTHER[scheme])
+        check_contrast(page, OTHER[scheme], docname)
+    finally:
+        result.page.context.close()
