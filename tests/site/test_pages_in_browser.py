@@ -132,7 +132,8 @@ def test_math_follows_dark_mode_and_fits_a_phone(browser, site_url):
     try:
         page = result.page
         colours = page.evaluate("""() => [...document.querySelectorAll('.math')].slice(0, 20)
-            .map(math => [getComputedStyle(math.querySelector('svg g')).fill, getComputedStyle(math).color])""")
+            .map(math => [getComputedStyle(math.querySelector('svg g')).fill,
+                          getComputedStyle(math).color])""")
         assert colours and all(fill == color for fill, color in colours), colours
         channels = [int(value) for value in re.findall(r"\d+", colours[0][0])[:3]]
         assert min(channels) > 150, f"math is drawn in {colours[0][0]} in dark mode: too dark to read"
