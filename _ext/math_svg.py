@@ -20,7 +20,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MATH_JS = REPO_ROOT / "tools" / "math-js"
 TEX_TO_SVG = MATH_JS / "tex_to_svg.js"
-INLINE_MATH = re.compile(r'<span class="math notranslate nohighlight">\\\((.*?)\\\)</span>', re.S)
+# Inline math, with the punctuation right after it (kept on the formula's line).
+INLINE_MATH = re.compile(r'<span class="math notranslate nohighlight">\\\((.*?)\\\)</span>([.,;:!?)]*)', re.S)
 # Display math, with the equation number Sphinx puts first when the equation has a label.
 DISPLAY_MATH = re.compile(r'(<div class="math notranslate nohighlight"[^>]*>)\s*'
                           r'((?:<span class="eqno">.*?</span>)?)\s*\\\[(.*?)\\\]\s*</div>', re.S)
@@ -39,7 +40,7 @@ def page_formulas(text: str) -> list[tuple[str, bool]]:
     Returns:
         A list of (TeX source with HTML entities decoded, True for display math).
     """
-    inline = [(html.unescape(tex), False) for tex in INLINE_MATH.findall(text)]
+    inline = [(html.unescape(tex), False) for tex, _ in INLINE_MATH.findall(text)]
     display = [(html.unescape(match[2]).strip(), True) for match in DISPLAY_MATH.findall(text)]
     return inline + display
 
@@ -82,8 +83,11 @@ def replace_formulas(text: str, svgs: dict[tuple[str, bool], str], page: str = "
         MathRenderError: a math element is left that neither pattern matched.
     """
     def inline(match: re.Match) -> str:
-        svg = svgs[(html.unescape(match.group(1)), False)]
-        return f'<span class="math notranslate nohighlight course-math">{svg}</span>'
+        tex, punctuation = match.groups()
+        svg = svgs[(html.unescape(tex), False)]
+        formula = f'<span class="math notranslate nohighlight course-math">{svg}</span>'
+        # A line may break before the punctuation that follows an SVG; not here.
+        return f'<span class="course-math-nowrap">{formula}{punctuation}</span>' if punctuation else formula
 
     def display(match: re.Match) -> str:
         opening, number, tex = match.groups()

@@ -35,6 +35,8 @@ def test_each_formula_becomes_an_svg_with_its_mathml():
     assert 'fill="currentColor"' in finished and "<defs>" not in finished  # no shared font cache
     assert '<span class="eqno">(1)' in finished and 'id="equation-pe"' in finished
     assert "<mo>&lt;</mo>" in finished  # the MathML says what the formula says
+    assert finished.count('<span class="course-math-nowrap">') == 1  # "b." stays on one line
+    assert "</mjx-container></span>.</span></p>" in finished
 
 
 @pytest.mark.parametrize("tex", ["\\frac{1}{2", "\\notamacro x", "x^^"])
