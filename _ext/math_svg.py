@@ -91,10 +91,12 @@ def replace_formulas(text: str, svgs: dict[tuple[str, bool], str], page: str = "
 
     def display(match: re.Match) -> str:
         opening, number, tex = match.groups()
+        # The theme lets the formula's box scroll sideways when it is wider than a phone's
+        # screen; a keyboard reaches it too.
         svg = svgs[(html.unescape(tex).strip(), True)]
-        # The box scrolls sideways when a formula is wider than a phone's screen.
+        svg = svg.replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
         opening = opening.replace('class="math notranslate nohighlight"',
-                                  'class="math notranslate nohighlight course-math" tabindex="0"', 1)
+                                  'class="math notranslate nohighlight course-math"', 1)
         return f"{opening}{number}{svg}</div>"
 
     finished = DISPLAY_MATH.sub(display, INLINE_MATH.sub(inline, text))
