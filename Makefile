@@ -23,13 +23,19 @@ $(VENV)/.installed: requirements.txt requirements-nodeps.txt code/pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 
-vendor: .vendor/.installed
+MATH_JS := tools/math-js/node_modules/mathjax-full/package.json
+
+vendor: .vendor/.installed $(MATH_JS)
+
+# MathJax for the build only: tools/math-js/tex_to_svg.js draws every formula as SVG.
+$(MATH_JS): tools/math-js/package.json tools/math-js/package-lock.json
+	npm ci --prefix tools/math-js --no-audit --no-fund --loglevel=error
+	touch $@
 
 .vendor/.installed: js-requirements.txt
 	rm -rf .vendor && mkdir -p .vendor/tarballs
 	cd .vendor/tarballs && npm pack --silent $$(grep -v '^#' ../../js-requirements.txt) >/dev/null
-	mkdir -p .vendor/mathjax .vendor/requirejs .vendor/html-manager .vendor/axe-core
-	tar -xzf .vendor/tarballs/mathjax-*.tgz -C .vendor/mathjax --strip-components=1
+	mkdir -p .vendor/requirejs .vendor/html-manager .vendor/axe-core
 	tar -xzf .vendor/tarballs/requirejs-*.tgz -C .vendor/requirejs --strip-components=1
 	tar -xzf .vendor/tarballs/jupyter-widgets-html-manager-*.tgz -C .vendor/html-manager --strip-components=1
 	for bundle in basic cartesian gl3d; do mkdir -p .vendor/plotly-$$bundle && \

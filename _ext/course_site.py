@@ -4,12 +4,12 @@
   it loads the smallest plotly.js bundle that draws the page's traces (npm partial bundles
   of the version the installed Python plotly writes for; the full bundle for anything
   else), all served from ``_static/vendor/`` (no CDN). Pages without figures load neither.
-* MathJax is loaded only by pages that hold math themselves, and only when the first
-  formula comes near the screen (``static/course-math.js``).
+* Math is drawn at build time as inline SVG with its MathML (``math_svg.py``); no page
+  loads MathJax.
 * Every page gets a meta description: its first paragraph.
 * The theme's icons are drawn as inline SVG at build time (``theme_icons.py``), instead of
   by its 1.4 MB icon script; output images load lazily, with their size given.
-* MathJax, require.js and the ipywidgets manager are served from ``_static/vendor/`` too
+* require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
 * The footer says which device and which PyTorch version built the pages.
@@ -27,6 +27,7 @@ import re
 import shutil
 from pathlib import Path
 
+import math_svg
 import theme_icons
 from sphinx.util import logging as sphinx_logging
 
@@ -39,7 +40,6 @@ VENDOR_SOURCE = REPO_ROOT / ".vendor"
 PLOT_MARKER = 'class="course-plot"'
 SELF_CHECK_MARKER = 'class="course-self-check"'
 FIGURE_LOADER = "course-figures.js"
-MATH_LOADER = "course-math.js"
 # Smallest first: the trace types each plotly.js bundle draws (from the bundles' READMEs).
 PLOTLY_BUNDLES = {
     "plotly-basic.min.js": {"bar", "pie", "scatter"},
@@ -57,23 +57,10 @@ FIGURE_DATA = "_static/figures"
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/.
 VENDORED = {
-    "mathjax": "mathjax/es5",
     "require.min.js": "requirejs/require.js",
     "embed-amd.js": "html-manager/dist/embed-amd.js",
     **{name: f"{name.removesuffix('.min.js')}/{name}" for name in PLOTLY_BUNDLES},
 }
-# The pages load MathJax's tex-chtml component; everything it may load later (extensions,
-# fonts, the menu's renderers and accessibility tools) lives in MathJax's sub-folders. The
-# other ready-made combined components at the top level are never requested.
-MATHJAX_UNUSED_COMBINED = {"mml-chtml.js", "mml-svg.js", "node-main.js", "tex-chtml-full.js",
-                           "tex-chtml-full-speech.js", "tex-mml-chtml.js", "tex-mml-svg.js",
-                           "tex-svg-full.js", "tex-svg.js"}
-
-
-def _skip_unused_mathjax(folder: str, names: list[str]) -> set[str]:
-    if Path(folder) != VENDOR_SOURCE / VENDORED["mathjax"]:
-        return set()
-    return MATHJAX_UNUSED_COMBINED.intersection(names)
 
 
 def _plotly_js_path() -> Path:
@@ -205,17 +192,13 @@ def _is_mathjax(asset) -> bool:
 
 
 def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
-    """After Sphinx's own handlers: MathJax only where the page itself has math; a description."""
-    math_domain = app.env.get_domain("math")
-    has_math = math_domain.data["has_equations"].get(pagename, False)
+    """After Sphinx's own handlers: no MathJax (math is SVG already); a description."""
     scripts = context.get("script_files", [])
-    if any(_is_mathjax(asset) for asset in scripts):
-        # Sphinx adds MathJax to a page whose toctree holds math too; MathJax loads lazily.
-        scripts[:] = [asset for asset in scripts if not _is_mathjax(asset)
-                      and (has_math or "MathJax" not in getattr(asset, "attributes", {}).get("body", ""))]
-        if has_math:
-            app.add_js_file(MATH_LOADER, loading_method="defer",
-                            **{"data-mathjax": app.config.mathjax_path})
+    scripts[:] = [asset for asset in scripts if not _is_mathjax(asset)
+                  and "MathJax" not in getattr(asset, "attributes", {}).get("body", "")]
+    math_domain = app.env.get_domain("math")
+    if math_domain.data["has_equations"].get(pagename, False):
+        app.add_css_file("course-math.css")
     description = page_description(doctree) if doctree is not None else ""
     if description:
         context["metatags"] = (context.get("metatags", "")
@@ -242,12 +225,17 @@ def _lazy_images(page: Path, text: str) -> str:
 
 
 def _finish_pages(outdir: Path) -> None:
-    """Every page: Font Awesome icons as inline SVG (no icon script); lazy output images."""
+    """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
+    output images."""
     script = outdir / "_static" / "scripts" / "fontawesome.js"
     icons = theme_icons.load_icons(script) if script.exists() else None
-    for page in outdir.rglob("*.html"):
-        text = page.read_text()
-        finished = _lazy_images(page, text)
+    pages = {page: page.read_text() for page in outdir.rglob("*.html")}
+    # One node process draws the formulas of all pages.
+    svgs = math_svg.render_formulas([formula for text in pages.values()
+                                     for formula in math_svg.page_formulas(text)])
+    for page, text in pages.items():
+        finished = math_svg.replace_formulas(text, svgs, page=str(page.relative_to(outdir)))
+        finished = _lazy_images(page, finished)
         if icons is not None:
             finished = theme_icons.inline_icons(finished, icons)
         if finished != text:
@@ -265,7 +253,7 @@ def on_build_finished(app, exception) -> None:
     for target, source in VENDORED.items():
         source_path, target_path = VENDOR_SOURCE / source, vendor_out / target
         if source_path.is_dir():
-            shutil.copytree(source_path, target_path, dirs_exist_ok=True, ignore=_skip_unused_mathjax)
+            shutil.copytree(source_path, target_path, dirs_exist_ok=True)
         else:
             shutil.copy2(source_path, target_path)
 

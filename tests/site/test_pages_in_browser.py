@@ -54,8 +54,6 @@ def visit(browser, url: str, base: str, color_scheme: str = "light",
     page.on("response", lambda response: response.status >= 400 and result.failed_requests.append(
         f"{response.url}: HTTP {response.status}"))
     page.goto(url, wait_until="networkidle")
-    page.wait_for_function("() => !window.MathJax || !MathJax.startup || MathJax.startup.promise")
-    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
     return result
 
 
@@ -103,26 +101,50 @@ def test_no_python_traceback_on_the_page(page_visit):
     assert result.page.locator(".output.traceback, .output.error").count() == 0
 
 
-def typeset_math(page) -> None:
-    """Scroll to the first formula (MathJax loads when one comes near) and wait for MathJax."""
-    page.evaluate("""() => [...document.querySelectorAll('.math')]
-        .find(el => el.getClientRects().length > 0).scrollIntoView()""")
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                           timeout=30_000)
-    page.evaluate("() => MathJax.startup.promise")
-
-
-def test_math_renders(page_visit):
+def test_math_is_svg_drawn_at_build_time(page_visit):
+    """Every formula is an SVG with its MathML for screen readers; no MathJax, no TeX left."""
     docname, result = page_visit
     page = result.page
-    math_nodes = page.locator(".math").count()
-    if math_nodes == 0:
+    assert page.evaluate("""() => !window.MathJax && ![...document.scripts]
+        .some(script => /mathjax/i.test(script.src))"""), f"{docname}: the page loads MathJax"
+    formulas = page.locator(".math")
+    if formulas.count() == 0:
         assert page.locator("mjx-container").count() == 0
-        assert page.evaluate("() => !window.MathJax || !MathJax.startup"), f"{docname}: MathJax for nothing"
         return
-    typeset_math(page)
-    assert page.locator("mjx-container").count() >= math_nodes, f"{docname}: some math did not render"
-    assert page.locator("mjx-merror").count() == 0, f"{docname}: MathJax reported an error"
+    missing = page.evaluate("""() => [...document.querySelectorAll('.math')].filter(math => {
+        const container = math.querySelector(':scope > mjx-container[jax="SVG"]');
+        const svg = container && container.querySelector(':scope > svg');
+        const mathml = container && container.querySelector('mjx-assistive-mml > math');
+        return !svg || svg.getAttribute('aria-hidden') !== 'true' || !svg.querySelector('path, rect')
+            || !mathml || !mathml.textContent.trim();
+    }).map(math => math.outerHTML.slice(0, 120))""")
+    assert missing == [], f"{docname}: formulas without an SVG and its MathML"
+    text = page.inner_text("main")
+    assert "\\(" not in text and "\\[" not in text, f"{docname}: TeX left in the text"
+    assert page.locator("mjx-merror, [data-mjx-error]").count() == 0, f"{docname}: a MathJax error"
+
+
+def test_math_follows_dark_mode_and_fits_a_phone(browser, site_url):
+    """Formulas are drawn in the text colour; a wide formula scrolls inside its own box."""
+    docname = next(name for name in DOCNAMES if "04_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme="dark",
+                   viewport=(390, 844))
+    try:
+        page = result.page
+        colours = page.evaluate("""() => [...document.querySelectorAll('.math')].slice(0, 20)
+            .map(math => [getComputedStyle(math.querySelector('svg g')).fill,
+                          getComputedStyle(math).color])""")
+        assert colours and all(fill == color for fill, color in colours), colours
+        channels = [int(value) for value in re.findall(r"\d+", colours[0][0])[:3]]
+        assert min(channels) > 150, f"math is drawn in {colours[0][0]} in dark mode: too dark to read"
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        wide = page.evaluate("""() => [...document.querySelectorAll('div.math > mjx-container')]
+            .filter(box => box.scrollWidth > box.clientWidth + 1)
+            .map(box => [getComputedStyle(box).overflowX, box.tabIndex])""")
+        assert wide, "no formula is wider than a phone: the test checks nothing"
+        assert all(overflow == "auto" and tab_index == 0 for overflow, tab_index in wide), wide
+    finally:
+        result.page.context.close()
 
 
 def test_figures_below_the_screen_wait_until_they_are_near(browser, site_url):
@@ -285,23 +307,6 @@ def test_dark_mode_plot_text_is_light(browser, site_url):
             return getComputedStyle(text).fill; }""")
         channels = [int(value) for value in re.findall(r"\d+", fill)[:3]]
         assert min(channels) > 150, f"axis text is {fill} in dark mode: too dark to read"
-    finally:
-        result.page.context.close()
-
-
-def test_math_menu_options_work_offline(browser, site_url):
-    """What MathJax loads later, when a reader picks another renderer or the accessibility
-    explorer from its menu, is on the site too (the site copies only part of MathJax)."""
-    docname = next(name for name in DOCNAMES if "04_" in name)
-    result = visit(browser, f"{site_url}/{docname}.html", site_url)
-    try:
-        page = result.page
-        typeset_math(page)
-        page.evaluate("() => MathJax.startup.document.menu.menu.pool.lookup('renderer').setValue('SVG')")
-        page.wait_for_function("() => document.querySelector('mjx-container[jax=\"SVG\"]') !== null")
-        page.evaluate("() => MathJax.loader.load('a11y/explorer', '[tex]/physics')")
-        page.wait_for_load_state("networkidle")
-        assert result.failed_requests == [] and result.console_errors == []
     finally:
         result.page.context.close()
 

@@ -1,0 +1,49 @@
+// TeX to SVG at build time, for every formula of the site in one process.
+//
+// Reads a JSON list of {"tex": "...", "display": true|false} from stdin and writes a JSON list
+// of strings: each formula as MathJax's <mjx-container> holding a self-contained SVG (no font
+// cache shared between formulas), drawn in currentColor, with the formula's MathML beside it
+// for screen readers (assistive MathML). Any TeX error ends the process with status 1 and a
+// message naming the formula, so the build fails loudly.
+'use strict';
+
+const {mathjax} = require('mathjax-full/js/mathjax.js');
+const {TeX} = require('mathjax-full/js/input/tex.js');
+const {SVG} = require('mathjax-full/js/output/svg.js');
+const {liteAdaptor} = require('mathjax-full/js/adaptors/liteAdaptor.js');
+const {RegisterHTMLHandler} = require('mathjax-full/js/handlers/html.js');
+const {AssistiveMmlHandler} = require('mathjax-full/js/a11y/assistive-mml.js');
+const {AllPackages} = require('mathjax-full/js/input/tex/AllPackages.js');
+
+function readStdin() {
+  return require('fs').readFileSync(0, 'utf8');
+}
+
+function main() {
+  const formulas = JSON.parse(readStdin());
+  const adaptor = liteAdaptor();
+  AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
+  // noundefined/noerrors are left out: an unknown macro or a TeX error must be an error.
+  const packages = AllPackages.filter((name) => name !== 'noundefined' && name !== 'noerrors');
+  const tex = new TeX({packages});
+  const svg = new SVG({fontCache: 'none'});
+  const html = mathjax.document('', {InputJax: tex, OutputJax: svg});
+
+  const failures = [];
+  const rendered = formulas.map(({tex: source, display}, index) => {
+    const node = html.convert(source, {display: Boolean(display)});
+    const error = adaptor.tags(node, 'merror')[0] || adaptor.tags(node, 'mjx-merror')[0];
+    const errorText = error && (adaptor.getAttribute(error, 'data-mjx-error') || adaptor.textContent(error));
+    if (errorText) {
+      failures.push(`formula ${index}: ${errorText}\n  TeX: ${source}`);
+    }
+    return adaptor.outerHTML(node);
+  });
+  if (failures.length) {
+    process.stderr.write(`MathJax could not render ${failures.length} formula(s):\n${failures.join('\n')}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(JSON.stringify(rendered));
+}
+
+main();
