@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from queue import Empty
 
 import pytest
@@ -13,6 +14,13 @@ from .conftest import REPO_ROOT
 sys.path.insert(0, str(REPO_ROOT / "_ext"))
 
 import kernel_polling
+
+
+def run_coroutine(make_coroutine):
+    """Run ``make_coroutine()`` to its end in a thread of its own: the browser tests of the same
+    session keep an event loop running in the main thread, where ``asyncio.run`` refuses."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(lambda: asyncio.run(make_coroutine())).result()
 
 
 class SlowSocket:
@@ -37,21 +45,21 @@ class Channel:
 
 def test_waits_in_slices_until_the_message_comes():
     channel = Channel(SlowSocket(ready_after=4))
-    message = asyncio.run(kernel_polling.get_msg_in_slices(channel, timeout=100))
+    message = run_coroutine(lambda: kernel_polling.get_msg_in_slices(channel, timeout=100))
     assert message == {"msg_type": "execute_reply"}
     assert channel.socket.polls == [1000, 1000, 1000, 1000]
 
 
 def test_no_timeout_still_polls_in_slices():
     channel = Channel(SlowSocket(ready_after=3))
-    asyncio.run(kernel_polling.get_msg_in_slices(channel, timeout=None))
+    run_coroutine(lambda: kernel_polling.get_msg_in_slices(channel, timeout=None))
     assert channel.socket.polls == [1000, 1000, 1000]
 
 
 def test_gives_up_at_the_timeout():
     channel = Channel(SlowSocket(ready_after=None))
     with pytest.raises(Empty):
-        asyncio.run(kernel_polling.get_msg_in_slices(channel, timeout=0.05))
+        run_coroutine(lambda: kernel_polling.get_msg_in_slices(channel, timeout=0.05))
     assert all(timeout_ms <= 50 for timeout_ms in channel.socket.polls)
 
 
@@ -72,7 +80,7 @@ def test_a_real_kernel_answers_through_the_sliced_channels(monkeypatch):
             await manager.shutdown_kernel(now=True)
         return reply
 
-    assert asyncio.run(run())["content"]["status"] == "ok"
+    assert run_coroutine(run)["content"]["status"] == "ok"
 
 
 # ---------------------------------------------------------------- the fence
