@@ -90,7 +90,7 @@
 
   // Put side-by-side subplots one under the other, with their titles and colour bars.
   function stack(spec, layout, panels, plotHeight, margin) {
-    var GAP = 100;  // px between panels: the panel's tick labels and the next one's title
+    var GAP = 112;  // px between panels: the panel's tick labels and the next one's title
     panels.sort(function (a, b) { return (b.y[1] - a.y[1]) || (a.x[0] - b.x[0]); });
     panels.forEach(function (panel) {
       panel.px = Math.max(170, Math.min(300, Math.round((panel.y[1] - panel.y[0]) * plotHeight)));
@@ -302,6 +302,41 @@
     return Object.keys(changes).length ? Plotly.relayout(gd, changes) : Promise.resolve();
   }
 
+  // After drawing on a phone: a legend that wrapped onto several lines may reach the title
+  // (legend above the plot) or the x-axis labels (legend below it); make room for it.
+  function clearLegend(Plotly, gd) {
+    var legend = gd.querySelector('.legend');
+    if (!legend || !gd.layout.legend) { return Promise.resolve(); }
+    var box = legend.getBoundingClientRect();
+    var full = gd._fullLayout;
+    var height = full.height;
+    var title = gd.querySelector('.g-gtitle text');
+    if ((gd.layout.legend.y || 0) >= 1 && title) {
+      var overlap = title.getBoundingClientRect().bottom + 4 - box.top;
+      if (overlap > 0) {
+        var pad = (full.title && full.title.pad && full.title.pad.b) || 0;
+        gd.style.height = (height + overlap) + 'px';
+        return Plotly.relayout(gd, {'title.pad.b': pad + overlap, 'margin.t': full.margin.t + overlap,
+                                    height: height + overlap});
+      }
+      return Promise.resolve();
+    }
+    var labels = gd.querySelectorAll('.xaxislayer-above text, .g-xtitle text');
+    if ((gd.layout.legend.y || 0) < 0 && labels.length) {
+      var lowest = Math.max.apply(null, [].map.call(labels, function (el) {
+        return el.getBoundingClientRect().bottom;
+      }));
+      var below = lowest + 6 - box.top;
+      if (below > 0) {
+        var plotHeight = full._size.h;
+        gd.style.height = (height + below) + 'px';
+        return Plotly.relayout(gd, {'legend.y': gd.layout.legend.y - below / plotHeight,
+                                    'margin.b': full.margin.b + below, height: height + below});
+      }
+    }
+    return Promise.resolve();
+  }
+
   function draw(gd) {
     if (gd.dataset.state) { return; }
     gd.dataset.state = 'loading';
@@ -315,7 +350,7 @@
       if (preview) { preview.remove(); }
       gd.style.height = layout.height + 'px';
       return Plotly.newPlot(gd, spec.data, layout, config).then(function () {
-        return narrow ? clearSliders(Plotly, gd) : null;
+        return narrow ? clearSliders(Plotly, gd).then(function () { return clearLegend(Plotly, gd); }) : null;
       });
     }).then(function () {
       gd.dataset.state = 'drawn';
