@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
+from build_book import toc_docnames
 from site_server import serve
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -44,24 +44,6 @@ METRICS = {
     "cumulative-layout-shift": ("CLS", 1, "{:.3f}"),
     "total-byte-weight": ("KB before scroll", 1024, "{:.0f}"),
 }
-
-
-def toc_docnames() -> list[str]:
-    """Every page of the table of contents, in order."""
-    toc = yaml.safe_load((REPO_ROOT / "_toc.yml").read_text())
-    names = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                names.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return names
 
 
 def timed_build(label: str) -> float:
@@ -133,7 +115,7 @@ def print_lighthouse(results: dict[str, dict], runs: int) -> None:
 
 
 def select_pages(wanted: list[str] | None) -> list[str]:
-    docnames = toc_docnames()
+    docnames = toc_docnames(REPO_ROOT / "_toc.yml")
     if not wanted:
         return docnames
     chosen = [name for name in docnames if any(part in name for part in wanted)]

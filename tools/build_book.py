@@ -90,22 +90,27 @@ def forget_page(cache_dir: Path, page: Path) -> None:
     os.utime(page)  # Sphinx re-reads a source whose modification time is newer than its last read
 
 
-def toc_pages(root: Path, toc: Path) -> list[Path]:
-    """The source files of the pages in a table of contents that MyST-NB executes."""
+def toc_docnames(toc: Path) -> list[str]:
+    """Every page of a table of contents, in order (e.g. 'book/lessons/02_one_hot')."""
     content = yaml.safe_load(toc.read_text())
     names = [content["root"]]
 
     def walk(entries):
         for entry in entries or []:
             if "file" in entry:
-                names.append(entry["file"])
+                names.append(entry["file"].removesuffix(".md"))
             walk(entry.get("sections"))
             walk(entry.get("chapters"))
 
     for part in content.get("parts", []):
         walk(part.get("chapters"))
     walk(content.get("chapters"))
-    pages = [root / f"{name.removesuffix('.md')}.md" for name in names]
+    return names
+
+
+def toc_pages(root: Path, toc: Path) -> list[Path]:
+    """The source files of the pages in a table of contents that MyST-NB executes."""
+    pages = [root / f"{name}.md" for name in toc_docnames(toc)]
     return [page for page in pages if page.exists() and "kernelspec:" in page.read_text()]
 
 

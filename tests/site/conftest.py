@@ -7,33 +7,19 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILT_SITE = REPO_ROOT / "_build" / "html"
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 
+import build_book  # noqa: E402
 from screenshot import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from site_server import serve  # noqa: E402
 
 
 def toc_docnames() -> list[str]:
     """Every page of the table of contents, in order (e.g. 'book/lessons/02_one_hot')."""
-    toc_path = Path(os.environ.get("COURSE_TOC", REPO_ROOT / "_toc.yml"))
-    toc = yaml.safe_load(toc_path.read_text())
-    names = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                names.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return names
+    return build_book.toc_docnames(Path(os.environ.get("COURSE_TOC", REPO_ROOT / "_toc.yml")))
 
 
 @pytest.fixture(scope="session")
