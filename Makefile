@@ -25,11 +25,18 @@ $(VENV)/.installed: requirements.txt requirements-nodeps.txt code/pyproject.toml
 
 MATH_JS := tools/math-js/node_modules/mathjax-full/package.json
 
-vendor: .vendor/.installed $(MATH_JS)
+CSS_JS := tools/css-js/node_modules/purgecss/package.json
+
+vendor: .vendor/.installed $(MATH_JS) $(CSS_JS)
 
 # MathJax for the build only: tools/math-js/tex_to_svg.js draws every formula as SVG.
 $(MATH_JS): tools/math-js/package.json tools/math-js/package-lock.json
 	npm ci --prefix tools/math-js --no-audit --no-fund --loglevel=error
+	touch $@
+
+# PurgeCSS for the build only: tools/css-js/purge_css.js drops theme CSS no page can use.
+$(CSS_JS): tools/css-js/package.json tools/css-js/package-lock.json
+	npm ci --prefix tools/css-js --no-audit --no-fund --loglevel=error
 	touch $@
 
 .vendor/.installed: js-requirements.txt

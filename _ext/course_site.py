@@ -12,6 +12,8 @@
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
+* Each page's head holds up its first paint as little as it can: one stylesheet, every
+  script deferred (``first_paint.py``).
 * The footer says which device and which PyTorch version built the pages.
 * Page execution is watched: the notebook client's own warnings fail the strict build. (Its
   kernel polling is patched by a separate extension, ``kernel_polling.py``.)
@@ -27,6 +29,7 @@ import re
 import shutil
 from pathlib import Path
 
+import first_paint
 import math_svg
 import theme_icons
 from sphinx.util import logging as sphinx_logging
@@ -226,27 +229,35 @@ def _lazy_images(page: Path, text: str) -> str:
 
 def _finish_pages(outdir: Path) -> None:
     """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
-    output images."""
+    output images; a head that does not hold up the first paint (``first_paint.py``)."""
     script = outdir / "_static" / "scripts" / "fontawesome.js"
     icons = theme_icons.load_icons(script) if script.exists() else None
-    pages = {page: page.read_text() for page in outdir.rglob("*.html")}
+    pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
     # One node process draws the formulas of all pages.
-    svgs = math_svg.render_formulas([formula for text in pages.values()
-                                     for formula in math_svg.page_formulas(text)])
+    math = math_svg.render_pages({page: math_svg.page_formulas(text) for page, text in pages.items()})
+    finished = {}
     for page, text in pages.items():
-        finished = math_svg.replace_formulas(text, svgs, page=str(page.relative_to(outdir)))
-        finished = _lazy_images(page, finished)
+        text = math_svg.replace_formulas(text, math.get(page, math_svg.NO_MATH),
+                                         page=str(page.relative_to(outdir)))
+        text = _lazy_images(page, text)
         if icons is not None:
-            finished = theme_icons.inline_icons(finished, icons)
-        if finished != text:
-            page.write_text(finished)
+            text = theme_icons.inline_icons(text, icons)
+        finished[page] = text
+    # The redirect at the site's root has no head.
+    finished.update(first_paint.finish_heads(outdir, {page: text for page, text in finished.items()
+                                                      if "</head>" in text}))
+    for page, text in finished.items():
+        if text != pages[page]:
+            page.write_text(text)
 
 
 def on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    _finish_pages(Path(app.outdir))
+    # Last of the build-finished handlers: the theme rewrites pygments.css in its own, and the
+    # page heads' one stylesheet is made from the final files.
     theme_icons.subset_icon_fonts(Path(app.outdir) / "_static")
+    _finish_pages(Path(app.outdir))
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
     shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)
@@ -283,7 +294,7 @@ def setup(app):
     app.connect("config-inited", on_config_inited)
     app.connect("html-page-context", on_page_context)
     app.connect("html-page-context", on_page_context_late, priority=900)
-    app.connect("build-finished", on_build_finished)
+    app.connect("build-finished", on_build_finished, priority=900)
     app.add_css_file("course.css")
     # Keyboard controls and accessible names for the Plotly explorers (course-explorer-keys.js).
     app.add_css_file("course-explorer-keys.css")

@@ -3,8 +3,9 @@
 Sphinx writes inline math as ``<span class="math ...">\\(...\\)</span>`` and display math as
 ``<div class="math ...">\\[...\\]</div>`` for MathJax to typeset in the browser. Instead, one
 node process (``tools/math-js/tex_to_svg.js``, MathJax 3 from the npm package ``mathjax-full``)
-turns all formulas of the site into SVG, each self-contained, drawn in ``currentColor`` (so
-dark mode works) and followed by its MathML for screen readers. No page loads MathJax.
+turns all formulas of the site into SVG, drawn in ``currentColor`` (so dark mode works) and
+followed by its MathML for screen readers. Each glyph a page uses is drawn once, in a hidden SVG
+at the top of the page, and its formulas point to it. No page loads MathJax.
 A formula MathJax cannot render fails the build.
 """
 
@@ -16,6 +17,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import NamedTuple
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MATH_JS = REPO_ROOT / "tools" / "math-js"
@@ -26,6 +28,17 @@ INLINE_MATH = re.compile(r'<span class="math notranslate nohighlight">\\\((.*?)\
 DISPLAY_MATH = re.compile(r'(<div class="math notranslate nohighlight"[^>]*>)\s*'
                           r'((?:<span class="eqno">.*?</span>)?)\s*\\\[(.*?)\\\]\s*</div>', re.S)
 LEFT_OVER = re.compile(r'class="math notranslate nohighlight"')
+BODY_TAG = re.compile(r"<body\b[^>]*>")
+
+
+class PageMath(NamedTuple):
+    """One page's formulas drawn as SVG."""
+
+    svgs: dict[tuple[str, bool], str]  # (TeX, is display math) -> <mjx-container> markup
+    glyphs: str  # the hidden SVG with every glyph the page's formulas use
+
+
+NO_MATH = PageMath({}, "")
 
 
 class MathRenderError(RuntimeError):
@@ -45,43 +58,48 @@ def page_formulas(text: str) -> list[tuple[str, bool]]:
     return inline + display
 
 
-def render_formulas(formulas: list[tuple[str, bool]]) -> dict[tuple[str, bool], str]:
-    """Render formulas to SVG markup, all in one node process.
+def render_pages(pages: dict[str, list[tuple[str, bool]]]) -> dict[str, PageMath]:
+    """Render the formulas of many pages to SVG, all in one node process.
 
     Args:
-        formulas: (TeX, is display math) pairs; repeats are rendered once.
+        pages: for each page name, its (TeX, is display math) pairs; repeats are rendered once.
     Returns:
-        A dict from each (TeX, is display math) pair to its ``<mjx-container>`` markup.
+        A ``PageMath`` for each page that has a formula.
     Raises:
         MathRenderError: node or mathjax-full is missing, or a formula does not render.
     """
-    unique = sorted(set(formulas))
+    unique = {page: sorted(set(formulas)) for page, formulas in pages.items() if formulas}
     if not unique:
         return {}
     node = shutil.which("node")
     if node is None or not (MATH_JS / "node_modules" / "mathjax-full").is_dir():
         raise MathRenderError("math is drawn at build time with node and the npm package mathjax-full; "
                               "run `make vendor` (it installs tools/math-js)")
-    request = json.dumps([{"tex": tex, "display": display} for tex, display in unique])
+    request = json.dumps([[{"tex": tex, "display": display} for tex, display in formulas]
+                          for formulas in unique.values()])
     result = subprocess.run([node, str(TEX_TO_SVG)], input=request, capture_output=True, text=True,
                             cwd=MATH_JS)
     if result.returncode != 0:
         raise MathRenderError(result.stderr.strip() or f"tex_to_svg.js failed ({result.returncode})")
-    return dict(zip(unique, json.loads(result.stdout), strict=True))
+    rendered = json.loads(result.stdout)
+    return {page: PageMath(dict(zip(formulas, drawn["formulas"], strict=True)), drawn["glyphs"])
+            for (page, formulas), drawn in zip(unique.items(), rendered, strict=True)}
 
 
-def replace_formulas(text: str, svgs: dict[tuple[str, bool], str], page: str = "page") -> str:
-    """Put each formula's SVG in place of its TeX in one page.
+def replace_formulas(text: str, math: PageMath, page: str = "page") -> str:
+    """Put each formula's SVG in place of its TeX in one page, and the page's glyphs first.
 
     Args:
         text: the page's HTML.
-        svgs: the output of ``render_formulas`` for (at least) this page's formulas.
+        math: this page's entry in the output of ``render_pages``.
         page: the page's name, for the error message.
     Returns:
         The page's HTML with no TeX left for MathJax.
     Raises:
         MathRenderError: a math element is left that neither pattern matched.
     """
+    svgs = math.svgs
+
     def inline(match: re.Match) -> str:
         tex, punctuation = match.groups()
         svg = svgs[(html.unescape(tex), False)]
@@ -103,4 +121,8 @@ def replace_formulas(text: str, svgs: dict[tuple[str, bool], str], page: str = "
     left = LEFT_OVER.findall(finished)
     if left:
         raise MathRenderError(f"{page}: {len(left)} math element(s) left as TeX (unexpected markup)")
-    return finished
+    if not math.glyphs:
+        return finished
+    body = BODY_TAG.search(finished)
+    at = body.end() if body else 0
+    return finished[:at] + math.glyphs + finished[at:]

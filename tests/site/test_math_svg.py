@@ -28,24 +28,39 @@ def test_formulas_are_found_with_their_entities_decoded():
 
 def test_each_formula_becomes_an_svg_with_its_mathml():
     formulas = math_svg.page_formulas(PAGE)
-    finished = math_svg.replace_formulas(PAGE, math_svg.render_formulas(formulas + formulas))
+    math = math_svg.render_pages({"page": formulas + formulas})["page"]
+    finished = math_svg.replace_formulas(PAGE, math)
     assert "\\(" not in finished and "\\[" not in finished
-    assert finished.count("<svg") == 4 and finished.count("<mjx-assistive-mml") == 4
-    assert finished.count('aria-hidden="true"') == 4
-    assert 'fill="currentColor"' in finished and "<defs>" not in finished  # no shared font cache
+    # Four formulas, and the page's glyphs once, hidden from view and from screen readers.
+    assert finished.count("<svg") == 5 and finished.count("<mjx-assistive-mml") == 4
+    assert finished.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert finished.count('aria-hidden="true"') == 5
+    assert 'fill="currentColor"' in finished
     assert '<span class="eqno">(1)' in finished and 'id="equation-pe"' in finished
     assert "<mo>&lt;</mo>" in finished  # the MathML says what the formula says
     assert finished.count('<span class="course-math-nowrap">') == 1  # "b." stays on one line
     assert "</mjx-container></span>.</span></p>" in finished
 
 
+def test_each_page_draws_the_glyphs_it_uses_once():
+    import re
+
+    math = math_svg.render_pages({"sum": [("x + y", False), ("x - y", True)], "angle": [("\\theta", False)]})
+    for page, wanted in (("sum", {"x", "y", "+", "-"}), ("angle", {"θ"})):
+        drawn = re.findall(r'<path id="([^"]+)"', math[page].glyphs)
+        assert len(drawn) == len(set(drawn)) == len(wanted), (page, drawn)
+        used = {ref for svg in math[page].svgs.values() for ref in re.findall(r'href="#([^"]+)"', svg)}
+        assert used == set(drawn), page  # every glyph a formula points to is on its page
+        assert 'style="display: none"' in math[page].glyphs
+
+
 @pytest.mark.parametrize("tex", ["\\frac{1}{2", "\\notamacro x", "x^^"])
 def test_tex_that_does_not_render_fails_loudly(tex):
     with pytest.raises(math_svg.MathRenderError, match="could not render"):
-        math_svg.render_formulas([(tex, False), ("x", False)])
+        math_svg.render_pages({"page": [(tex, False), ("x", False)]})
 
 
 def test_math_markup_that_is_not_understood_fails_loudly():
     odd = '<span class="math notranslate nohighlight">$x$</span>'
     with pytest.raises(math_svg.MathRenderError, match="left as TeX"):
-        math_svg.replace_formulas(odd, {}, page="odd.html")
+        math_svg.replace_formulas(odd, math_svg.NO_MATH, page="odd.html")

@@ -1,10 +1,13 @@
 // TeX to SVG at build time, for every formula of the site in one process.
 //
-// Reads a JSON list of {"tex": "...", "display": true|false} from stdin and writes a JSON list
-// of strings: each formula as MathJax's <mjx-container> holding a self-contained SVG (no font
-// cache shared between formulas), drawn in currentColor, with the formula's MathML beside it
-// for screen readers (assistive MathML). Any TeX error ends the process with status 1 and a
-// message naming the formula, so the build fails loudly.
+// Reads a JSON list of pages from stdin, each a list of {"tex": "...", "display": true|false},
+// and writes a JSON list with, per page, {"formulas": [...], "glyphs": "<svg ...>"}: each formula
+// as MathJax's <mjx-container> holding an SVG drawn in currentColor, with the formula's MathML
+// beside it for screen readers (assistive MathML). A glyph used on a page is drawn once, in the
+// page's hidden "glyphs" SVG, and each formula points to it (<use href="#MJX-...">): a page
+// with many formulas is a third of the size it would be with every glyph written out.
+// Any TeX error ends the process with status 1 and a message naming the formula, so the build
+// fails loudly.
 'use strict';
 
 const {mathjax} = require('mathjax-full/js/mathjax.js');
@@ -20,17 +23,17 @@ function readStdin() {
 }
 
 function main() {
-  const formulas = JSON.parse(readStdin());
+  const pages = JSON.parse(readStdin());
   const adaptor = liteAdaptor();
   AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
   // noundefined/noerrors are left out: an unknown macro or a TeX error must be an error.
   const packages = AllPackages.filter((name) => name !== 'noundefined' && name !== 'noerrors');
   const tex = new TeX({packages});
-  const svg = new SVG({fontCache: 'none'});
+  const svg = new SVG({fontCache: 'global'});
   const html = mathjax.document('', {InputJax: tex, OutputJax: svg});
 
   const failures = [];
-  const rendered = formulas.map(({tex: source, display}, index) => {
+  const convert = ({tex: source, display}, index) => {
     const node = html.convert(source, {display: Boolean(display)});
     const error = adaptor.tags(node, 'merror')[0] || adaptor.tags(node, 'mjx-merror')[0];
     const errorText = error && (adaptor.getAttribute(error, 'data-mjx-error') || adaptor.textContent(error));
@@ -38,6 +41,14 @@ function main() {
       failures.push(`formula ${index}: ${errorText}\n  TeX: ${source}`);
     }
     return adaptor.outerHTML(node);
+  };
+  const rendered = pages.map((formulas) => {
+    svg.clearFontCache();
+    const converted = formulas.map(convert);
+    const glyphs = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+      + 'id="MJX-SVG-global-cache" style="display: none" aria-hidden="true">'
+      + adaptor.outerHTML(svg.fontCache.getCache()) + '</svg>';
+    return {formulas: converted, glyphs};
   });
   if (failures.length) {
     process.stderr.write(`MathJax could not render ${failures.length} formula(s):\n${failures.join('\n')}\n`);
