@@ -303,4 +303,6 @@ def setup(app):
     app.add_js_file("course-figure-theme.js", loading_method="defer")
     # Accessible names of the theme's buttons that contain their visible text.
     app.add_js_file("course-labels.js", loading_method="defer")
+    # The visible sidebar buttons work (the theme listens to hidden copies of them).
+    app.add_js_file("course-sidebar-toggles.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

@@ -115,10 +115,14 @@ def test_math_is_svg_drawn_at_build_time(page_visit):
         const container = math.querySelector(':scope > mjx-container[jax="SVG"]');
         const svg = container && container.querySelector(':scope > svg');
         const mathml = container && container.querySelector('mjx-assistive-mml > math');
-        return !svg || svg.getAttribute('aria-hidden') !== 'true' || !svg.querySelector('path, rect')
+        // A glyph is a <use> of the page's one drawing of it (its hidden glyph SVG).
+        const glyphs = svg ? [...svg.querySelectorAll('use')] : [];
+        return !svg || svg.getAttribute('aria-hidden') !== 'true' || !svg.querySelector('path, rect, use')
+            || glyphs.some(use => !document.getElementById(
+                   (use.getAttribute('href') || use.getAttribute('xlink:href') || '').slice(1)))
             || !mathml || !mathml.textContent.trim();
     }).map(math => math.outerHTML.slice(0, 120))""")
-    assert missing == [], f"{docname}: formulas without an SVG and its MathML"
+    assert missing == [], f"{docname}: formulas without an SVG (and its glyphs) and its MathML"
     text = page.inner_text("main")
     assert "\\(" not in text and "\\[" not in text, f"{docname}: TeX left in the text"
     assert page.locator("mjx-merror, [data-mjx-error]").count() == 0, f"{docname}: a MathJax error"
