@@ -13,7 +13,8 @@
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
 * Each page's head holds up its first paint as little as it can: one stylesheet, every
-  script deferred (``first_paint.py``).
+  script deferred (``first_paint.py``); scrollable boxes are measured as they are laid out,
+  not all at load (``tab_stops.py``).
 * The footer says which device and which PyTorch version built the pages.
 * Page execution is watched: the notebook client's own warnings fail the strict build. (Its
   kernel polling is patched by a separate extension, ``kernel_polling.py``.)
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import first_paint
 import math_svg
+import tab_stops
 import theme_icons
 from sphinx.util import logging as sphinx_logging
 
@@ -257,6 +259,7 @@ def on_build_finished(app, exception) -> None:
     # Last of the build-finished handlers: the theme rewrites pygments.css in its own, and the
     # page heads' one stylesheet is made from the final files.
     theme_icons.subset_icon_fonts(Path(app.outdir) / "_static")
+    tab_stops.hand_over_tab_stops(Path(app.outdir) / "_static")
     _finish_pages(Path(app.outdir))
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
@@ -303,6 +306,8 @@ def setup(app):
     app.add_js_file("course-figure-theme.js", loading_method="defer")
     # Accessible names of the theme's buttons that contain their visible text.
     app.add_js_file("course-labels.js", loading_method="defer")
+    # Scrollable boxes get their tab stop as they are laid out (tab_stops.py).
+    app.add_js_file("course-tab-stops.js", loading_method="defer")
     # The visible sidebar buttons work (the theme listens to hidden copies of them).
     app.add_js_file("course-sidebar-toggles.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

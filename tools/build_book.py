@@ -39,23 +39,34 @@ from page_dependencies import page_hashes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WATCHED = ["code", "_ext", "requirements.txt", "requirements-nodeps.txt", "_config.yml"]
+# What the browser gets and the build draws with, but no page runs: a change rewrites every
+# page (``--all``) and re-executes none.
+RENDERING = ["_ext/static", "tools/math-js/tex_to_svg.js", "tools/math-js/package-lock.json",
+             "tools/css-js/purge_css.js", "tools/css-js/package-lock.json"]
 PACKAGE_ROOT = "code"  # its .py files are tracked page by page
 HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
 STATE_FILE = ".build-state.json"
 TIMES_FILE = "execution-times.json"
 
 
-def tree_hash(root: Path, watched: list[str], per_page: Path | None = None) -> str:
+def tree_hash(root: Path, watched: list[str], per_page: Path | None = None,
+              leave_out: tuple[str, ...] = ()) -> str:
     """A hash of the content of every watched file (sorted, so it is stable).
 
     Python files under ``per_page`` are left out: their changes are tracked page by page.
+    So is anything under the folders ``leave_out`` (relative to ``root``).
     """
     digest = hashlib.sha256()
+    skipped = [root / name for name in leave_out]
     for name in watched:
         path = root / name
+        if not path.exists():
+            continue
         files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
         for file in files:
             if file.suffix not in HASHED_SUFFIXES or "__pycache__" in file.parts or ".egg-info" in str(file):
+                continue
+            if any(file.is_relative_to(folder) for folder in skipped):
                 continue
             if per_page is not None and file.suffix == ".py" and file.is_relative_to(per_page):
                 continue
@@ -216,13 +227,14 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     cache_dir = build_dir / ".jupyter_cache"
     code_root = root / PACKAGE_ROOT
     previous = json.loads(state_file.read_text()) if state_file.exists() else None
-    sources = [root / name for name in watched] + [root / "book", toc or root / "_toc.yml"]
+    sources = [root / name for name in watched + RENDERING] + [root / "book", toc or root / "_toc.yml"]
     inputs = inputs_hash(root, [path for path in sources if path.exists()])
     built = (build_dir / "html" / "index.html").exists()
     if built and previous is not None and previous.get("inputs") == inputs:
         print("build_book: nothing changed since the last build; _build/html is up to date")
         return 0
-    current = {"global": tree_hash(root, watched, per_page=code_root), "pages": page_hashes(root, code_root),
+    current = {"global": tree_hash(root, watched, per_page=code_root, leave_out=("_ext/static",)),
+               "rendering": tree_hash(root, RENDERING), "pages": page_hashes(root, code_root),
                "inputs": inputs}
     command = [jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
     if toc is not None:
@@ -233,6 +245,9 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
         shutil.rmtree(cache_dir, ignore_errors=True)
         command.append("--all")
     else:
+        if previous.get("rendering") != current["rendering"]:
+            print("build_book: the site's scripts, styles or drawing tools changed; rewriting every page")
+            command.append("--all")
         known = previous.get("pages", {})
         stale = sorted(page for page, digest in current["pages"].items() if known.get(page) != digest)
         if stale:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -152,6 +153,29 @@ def test_a_package_change_re_executes_only_the_pages_that_run_it(tmp_path):
     result = run_build(tmp_path)
     assert "re-executing every page" in result.stdout
     assert _text(tmp_path, "other") != other_b
+
+
+def test_a_style_change_rewrites_the_pages_without_running_them(tmp_path):
+    """An edit to the site's own CSS or JavaScript shows on the next build; no page re-runs."""
+    make_book(tmp_path, STAMP_CELL, modules={"other": "VALUE = 'a'\n"})
+    (tmp_path / "_ext").unlink()  # a copy, to edit: the real extension stays as it is
+    shutil.copytree(REPO_ROOT / "_ext", tmp_path / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ("tools", ".vendor"):  # what the extension finds beside itself
+        (tmp_path / shared).symlink_to(REPO_ROOT / shared)
+    assert run_build(tmp_path).returncode == 0
+    before = _text(tmp_path, "page")
+
+    with (tmp_path / "_ext" / "static" / "course.css").open("a") as css:
+        css.write("\n.a-rule-added-for-this-test { color: teal }\n")
+    result = run_build(tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "rewriting every page" in result.stdout and "re-executing" not in result.stdout
+    bundle = (tmp_path / "_build" / "html" / "_static" / "styles" / "course-site.css").read_text()
+    assert ".a-rule-added-for-this-test" in bundle
+    after = _text(tmp_path, "page")
+    assert re.search(r"other a run \d+", after).group(0) == re.search(r"other a run \d+", before).group(0), (
+        "the page was executed again")
+    assert after != before  # its stylesheet link carries the new version
 
 
 def _digest_outputs(html_root: Path) -> dict[str, str]:

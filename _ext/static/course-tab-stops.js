@@ -1,0 +1,51 @@
+/* A box that scrolls sideways takes the keyboard focus (so it can be scrolled with the arrow
+ * keys); a box that does not scroll is no tab stop.
+ *
+ * The theme decides this once the page is parsed, by measuring every code block and output
+ * on the page: that lays out the whole page at once, sections the reader has not reached
+ * included (they are laid out only when they come near, see course.css). Here each box is
+ * measured when the browser lays it out anyway: when it comes near the screen and whenever
+ * its size changes. Until then a box keeps the tab stop the page was built with.
+ * Wide formulas (div.math) follow the same rule.
+ */
+(function () {
+  'use strict';
+
+  var BOXES = ['pre', '.nboutput > .output_area', '.cell_output > .output', '.jp-RenderedHTMLCommon',
+               '.pst-scrollable-table-container', 'div.math.course-math > mjx-container'].join(', ');
+
+  function update(box) {
+    box.tabIndex = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight ? 0 : -1;
+  }
+
+  function updateAll(entries) {
+    entries.forEach(function (entry) { update(entry.target); });
+  }
+  // A box is measured when its size changes and when it comes near the screen (a box inside
+  // a folded cell is shown without changing size).
+  var sizes = new ResizeObserver(updateAll);
+  var sight = new IntersectionObserver(updateAll, {rootMargin: '200px'});
+  var watched = new WeakSet();
+
+  function watch(root) {
+    root.querySelectorAll(BOXES).forEach(function (box) {
+      if (watched.has(box)) { return; }
+      watched.add(box);
+      if (!box.hasAttribute('tabindex')) { box.tabIndex = 0; }
+      sizes.observe(box);
+      sight.observe(box);
+    });
+  }
+
+  function start() {
+    var main = document.getElementById('main-content') || document.body;
+    watch(main);
+    new MutationObserver(function () { watch(main); }).observe(main, {subtree: true, childList: true});
+  }
+
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', start);
+  } else {
+    start();
+  }
+})();
