@@ -2,8 +2,8 @@
 
 pydata-sphinx-theme gives each code block and output a tab stop when it scrolls sideways,
 and measures every one of them as soon as the page is parsed (``scrollWidth`` against
-``clientWidth``). That lays out the whole page in one long task, the sections a phone has not
-reached included. ``static/course-tab-stops.js`` does the same job as each box is laid out;
+``clientWidth``), in one long task while a phone is still loading the page.
+``static/course-tab-stops.js`` does the same job as each box is laid out;
 this module hands the job over by pointing the theme's list of boxes at nothing, in the copy
 of the theme's script the site serves. The theme version is pinned (requirements.txt): if its
 script no longer holds the expected list, the build fails and says so.

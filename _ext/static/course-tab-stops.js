@@ -2,10 +2,10 @@
  * keys); a box that does not scroll is no tab stop.
  *
  * The theme decides this once the page is parsed, by measuring every code block and output
- * on the page: that lays out the whole page at once, sections the reader has not reached
- * included (they are laid out only when they come near, see course.css). Here each box is
- * measured when the browser lays it out anyway: when it comes near the screen and whenever
- * its size changes. Until then a box keeps the tab stop the page was built with.
+ * on the page in one go: one long task on a phone, while the page is still loading. Here
+ * each box is measured when the browser has laid it out anyway: when it comes near the
+ * screen and whenever its size changes. Until then a box keeps the tab stop the page was
+ * built with.
  * Wide formulas (div.math) follow the same rule.
  */
 (function () {
