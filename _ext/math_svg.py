@@ -5,7 +5,8 @@ Sphinx writes inline math as ``<span class="math ...">\\(...\\)</span>`` and dis
 node process (``tools/math-js/tex_to_svg.js``, MathJax 3 from the npm package ``mathjax-full``)
 turns all formulas of the site into SVG, drawn in ``currentColor`` (so dark mode works) and
 followed by its MathML for screen readers. Each glyph a page uses is drawn once, in a hidden SVG
-at the top of the page, and its formulas point to it. No page loads MathJax.
+at the top of the page, and its formulas point to it; MathJax's wrappers that draw nothing are
+left out (the drawing is the same, pixel for pixel). No page loads MathJax.
 A formula MathJax cannot render fails the build.
 """
 

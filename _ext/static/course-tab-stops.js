@@ -14,12 +14,18 @@
   var BOXES = ['pre', '.nboutput > .output_area', '.cell_output > .output', '.jp-RenderedHTMLCommon',
                '.pst-scrollable-table-container', 'div.math.course-math > mjx-container'].join(', ');
 
-  function update(box) {
-    box.tabIndex = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight ? 0 : -1;
+  function tabStop(box) {
+    return box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight ? 0 : -1;
   }
 
+  // Measure every reported box first, then change the ones that differ: a change between two
+  // measurements would make the browser recompute the page's style before the next one.
   function updateAll(entries) {
-    entries.forEach(function (entry) { update(entry.target); });
+    var boxes = entries.map(function (entry) { return entry.target; });
+    var stops = boxes.map(tabStop);
+    boxes.forEach(function (box, index) {
+      if (box.tabIndex !== stops[index]) { box.tabIndex = stops[index]; }
+    });
   }
   // A box is measured when its size changes and when it comes near the screen (a box inside
   // a folded cell is shown without changing size).

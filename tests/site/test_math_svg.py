@@ -54,6 +54,15 @@ def test_each_page_draws_the_glyphs_it_uses_once():
         assert 'style="display: none"' in math[page].glyphs
 
 
+def test_glyph_wrappers_that_draw_nothing_are_left_out():
+    formula = ("x^2 + \\frac{a}{b}", False)
+    svg = math_svg.render_pages({"page": [formula]})["page"].svgs[formula]
+    assert " data-" not in svg.split("<mjx-assistive-mml")[0]  # MathJax's explorer data
+    assert "<g>" not in svg  # a wrapper with no attribute
+    assert '<use xlink:href="#MJX-TEX-N-32" transform="translate(605,363) scale(0.707)">' in svg
+    assert svg.count("<use") == 5 and "<rect" in svg  # x, 2, +, a, b and the fraction bar
+
+
 @pytest.mark.parametrize("tex", ["\\frac{1}{2", "\\notamacro x", "x^^"])
 def test_tex_that_does_not_render_fails_loudly(tex):
     with pytest.raises(math_svg.MathRenderError, match="could not render"):
