@@ -38,7 +38,6 @@ function slim(adaptor, node) {
   if (adaptor.kind(node) !== 'g' || !adaptor.parent(node)) return;
   const names = adaptor.allAttributes(node).map(({name}) => name);
   const children = adaptor.childNodes(node);
-  const parent = adaptor.parent(node);
   if (names.length === 0) {
     for (const child of [...children]) adaptor.insert(child, node);
     adaptor.remove(node);
@@ -49,7 +48,6 @@ function slim(adaptor, node) {
     adaptor.insert(glyph, node);
     adaptor.remove(node);
   }
-  void parent;
 }
 
 function main() {
