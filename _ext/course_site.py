@@ -128,10 +128,16 @@ def _check_vendor() -> None:
         )
 
 
-def _build_footer() -> str:
-    from embedding_course.device import build_info
+def _build_footer(outdir: Path) -> str:
+    """Where the pages ran. ``tools/build_book.py`` writes it beside the site as it runs them
+    (``build-info.json``); without it, this process asks (importing torch takes seconds)."""
+    written = outdir.parent / "build-info.json"
+    if written.exists():
+        info = json.loads(written.read_text())
+    else:
+        from embedding_course.device import build_info
 
-    info = build_info()
+        info = build_info()
     return (f'<p class="course-build-info">Pages executed on <b>{info["device"]}</b> '
             f'({info["device_name"]}) with PyTorch {info["torch"]} and Python {info["python"]}.</p>')
 
@@ -143,7 +149,8 @@ def on_config_inited(app, config) -> None:
     if static not in config.html_static_path:
         config.html_static_path.append(static)
     theme_options = dict(config.html_theme_options or {})
-    theme_options["extra_footer"] = (theme_options.get("extra_footer") or "") + _build_footer()
+    footer = _build_footer(Path(app.outdir))
+    theme_options["extra_footer"] = (theme_options.get("extra_footer") or "") + footer
     config.html_theme_options = theme_options
     # Follow the reader's light/dark preference (an empty mode logs a console error).
     config.html_context = {**(config.html_context or {}), "default_mode": "auto"}

@@ -12,7 +12,12 @@ a phone's network, most of the first two seconds of every page. After the build:
 * every script in the head is deferred: it runs in the same order, once the page is parsed.
   ``documentation_options.js``, which inline scripts in the head extend, is written inline;
 * the search scripts and the search index load on the search page only: the theme's search
-  box sends the reader there (search-as-you-type is off).
+  box sends the reader there (search-as-you-type is off);
+* the theme's first script in the head writes ``data-theme="auto"`` on a first visit, which
+  matches neither the light nor the dark rules; the theme's deferred script then sets the
+  real theme, and the browser styles the whole page a second time (on a phone, a quarter of
+  a second of blocked main thread, and a light flash for a reader in dark mode). The head
+  script that replaces it settles "auto" at once, from the reader's colour-scheme preference.
 
 A page Sphinx did not write again (a no-change build) is already done and keeps its head;
 the stylesheet is rebuilt every time from the list of its sources, so an edit to a stylesheet
@@ -46,6 +51,20 @@ SEARCH_PAGE = "search.html"
 # On the inlined documentation_options.js: this page's head is done.
 MARKER = "data-course-first-paint"
 
+# pydata-sphinx-theme 0.17.1's script (layout.html) and the one that replaces it.
+THEME_MODE_SCRIPT = re.compile(
+    r'<script data-cfasync="false">\s*'
+    r'document\.documentElement\.dataset\.mode = localStorage\.getItem\("mode"\) \|\| "(\w*)";\s*'
+    r'document\.documentElement\.dataset\.theme = localStorage\.getItem\("theme"\) \|\| "\1";\s*'
+    r'</script>')
+SETTLED_THEME_SCRIPT = """<script data-cfasync="false">
+    (function (root) {{
+      var mode = localStorage.getItem("mode") || "{default}";
+      var dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+      root.dataset.mode = mode;
+      root.dataset.theme = mode === "dark" || mode === "light" ? mode : (dark ? "dark" : "light");
+    }})(document.documentElement);
+  </script>"""
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>\s*</script>")
 STYLESHEET_TAG = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"[^>]*>\n?')
 BUNDLE_TAG = re.compile(r'<link rel="stylesheet" href="[^"]*course-site\.css\?v=[0-9a-f]+" />')
@@ -104,6 +123,20 @@ def defer_head_scripts(text: str, page: str, options_js: str) -> str:
     head = SCRIPT_TAG.sub(rewrite, text[:end])
     if not inlined:
         raise FirstPaintError(f"{page}: the head does not load {OPTIONS_SCRIPT}")
+    return head + text[end:]
+
+
+def settle_theme(text: str, page: str) -> str:
+    """Replace the theme's head script with one that sets the final ``data-theme`` at once.
+
+    Raises:
+        FirstPaintError: the head has no such script (the theme changed: look again).
+    """
+    end = _head_end(text, page)
+    head, found = THEME_MODE_SCRIPT.subn(
+        lambda match: SETTLED_THEME_SCRIPT.format(default=match.group(1) or "auto"), text[:end], count=1)
+    if not found:
+        raise FirstPaintError(f"{page}: the head has not the theme's light/dark script this module replaces")
     return head + text[end:]
 
 
@@ -234,5 +267,6 @@ def finish_heads(outdir: Path, pages: dict[Path, str]) -> dict[Path, str]:
     for page, text in pages.items():
         if page in fresh:
             text = defer_head_scripts(text, str(page.relative_to(outdir)), options_js)
+            text = settle_theme(text, str(page.relative_to(outdir)))
         finished[page] = link_bundle(text, page, outdir, version)
     return finished

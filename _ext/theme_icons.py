@@ -8,6 +8,7 @@ once, at build time, with the paths taken from that script, and removes the scri
 from __future__ import annotations
 
 import html
+import logging
 import re
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def subset_icon_fonts(static: Path) -> None:
     instead of 150 KB) and point the style sheet at them. Does nothing when already done."""
     from fontTools import subset
 
+    logging.getLogger("fontTools").setLevel(logging.WARNING)  # its INFO lines would fill the build log
     css_path = static / "styles" / "pydata-sphinx-theme.css"
     css = css_path.read_text(encoding="utf-8")
     if not FONT_URL.search(css):

@@ -47,6 +47,21 @@ PACKAGE_ROOT = "code"  # its .py files are tracked page by page
 HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
 STATE_FILE = ".build-state.json"
 TIMES_FILE = "execution-times.json"
+BUILD_INFO_FILE = "build-info.json"
+# nbformat (so MyST-NB and Jupyter Book) imports jsonschema, and jsonschema imports
+# rfc3987_syntax when it is installed (JupyterLab's jupyter-events asks for it). As it is
+# imported, that package compiles 38 grammars, 2-3 s here, for the JSON-schema formats "iri"
+# and "iri-reference", which no notebook schema uses. The build's processes mark it absent,
+# and jsonschema leaves out those two format checks; nothing else changes.
+UNUSED_MODULES = ("rfc3987_syntax",)
+JUPYTER_BOOK = [sys.executable, "-c", f"import sys; sys.modules.update(dict.fromkeys({UNUSED_MODULES!r})); "
+                "from jupyter_book.cli.main import main; sys.exit(main())"]
+
+
+def skip_unused_modules() -> None:
+    """Mark UNUSED_MODULES as absent in this process (before nbformat is imported)."""
+    for name in UNUSED_MODULES:
+        sys.modules.setdefault(name, None)
 
 
 def tree_hash(root: Path, watched: list[str], per_page: Path | None = None,
@@ -174,11 +189,24 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     return page, result.time, None, notebook
 
 
-def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeout: int) -> dict[str, float]:
+def describe_machine() -> dict[str, str]:
+    """Where the pages run (the site's footer says it): device, its name, torch, Python."""
+    from embedding_course.device import build_info
+
+    return build_info()
+
+
+def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeout: int,
+                        build_info: Path | None = None) -> dict[str, float]:
     """Execute, in parallel, every page whose cells have no entry in the cache; cache them.
 
-    Returns the execution seconds per page (relative to ``root``). Raises SystemExit when a
-    page fails.
+    Args:
+        build_info: when pages run, also write :func:`describe_machine` there (as JSON), in a
+            worker once the pages are handed out, so that the Sphinx build need not import torch.
+    Returns:
+        The execution seconds per page (relative to ``root``).
+    Raises:
+        SystemExit: a page failed.
     """
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
@@ -199,6 +227,7 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
     failures = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(execute_page, str(root), str(page), timeout) for page in stale]
+        machine = pool.submit(describe_machine) if build_info is not None else None
         for future in as_completed(futures):
             page, seconds, error, notebook = future.result()
             name = Path(page).relative_to(root).as_posix()
@@ -209,6 +238,8 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
             print(f"build_book: executed {name} in {seconds:.1f} s", flush=True)
             cache.cache_notebook_bundle(CacheBundleIn(notebook, page, data={"execution_seconds": seconds}),
                                         check_validity=False, overwrite=True)
+        if machine is not None:
+            build_info.write_text(json.dumps(machine.result(), indent=1, sort_keys=True) + "\n")
     if failures:
         raise SystemExit("build_book: executing a page failed\n" + "\n".join(failures))
     return times
@@ -219,7 +250,7 @@ def execution_timeout(root: Path) -> int:
     return int(config.get("execute", {}).get("timeout", 30))
 
 
-def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyter_book: str,
+def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyter_book: list[str],
           jobs: int = os.cpu_count() or 1) -> int:
     """Run jupyter-book; first clear the execution cache of whatever a change made stale."""
     build_dir = output / "_build"
@@ -236,7 +267,7 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     current = {"global": tree_hash(root, watched, per_page=code_root, leave_out=("_ext/static",)),
                "rendering": tree_hash(root, RENDERING), "pages": page_hashes(root, code_root),
                "inputs": inputs}
-    command = [jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
+    command = [*jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
     if toc is not None:
         command += ["--toc", str(toc)]
     if previous is None or previous.get("global") != current["global"]:
@@ -256,12 +287,13 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
             forget_page(cache_dir, root / page)
     build_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    times = execute_stale_pages(root, toc or root / "_toc.yml", cache_dir, jobs, execution_timeout(root))
+    times = execute_stale_pages(root, toc or root / "_toc.yml", cache_dir, jobs, execution_timeout(root),
+                                build_info=build_dir / BUILD_INFO_FILE)
     if times:
         print(f"build_book: pages executed in {time.perf_counter() - start:.1f} s "
               f"(one after another: {sum(times.values()):.1f} s)", flush=True)
     (build_dir / TIMES_FILE).write_text(json.dumps(times, indent=1, sort_keys=True) + "\n")
-    print("build_book:", " ".join(command), flush=True)
+    print("build_book: jupyter-book", " ".join(command[len(jupyter_book):]), flush=True)
     result = subprocess.run(command, cwd=root)
     if result.returncode == 0:
         build_dir.mkdir(parents=True, exist_ok=True)
@@ -295,7 +327,6 @@ def main() -> int:
                         help="paths whose change re-executes every page (Python files under code/ excepted)")
     args = parser.parse_args()
     root = args.root.resolve()
-    jupyter_book = str(Path(sys.executable).parent / "jupyter-book")
     toc = args.toc.resolve() if args.toc else None
     output = args.output or root
     if args.page:
@@ -303,7 +334,8 @@ def main() -> int:
         output = args.output or root / "_build" / "pages" / Path(args.page).stem
     if args.jobs < 1:
         raise SystemExit(f"build_book: --jobs must be at least 1, got {args.jobs}")
-    return build(root, output.resolve(), toc, args.watch, jupyter_book, args.jobs)
+    skip_unused_modules()
+    return build(root, output.resolve(), toc, args.watch, JUPYTER_BOOK, args.jobs)
 
 
 if __name__ == "__main__":

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
 from pathlib import Path
-
-from myst_nb.core.read import read_myst_markdown_notebook
 
 SKIPPED_FOLDERS = {"_build", "__pycache__", "node_modules"}
 
@@ -68,8 +67,13 @@ def imported_modules(tree: ast.AST, index: dict[str, Path], current: str | None 
     return found
 
 
-def module_closure(start: set[str], index: dict[str, Path]) -> set[str]:
-    """Every indexed module that running ``start`` imports, directly or not."""
+def module_closure(start: set[str], index: dict[str, Path],
+                   imports: dict[str, set[str]] | None = None) -> set[str]:
+    """Every indexed module that running ``start`` imports, directly or not.
+
+    ``imports`` keeps each module's own imports between calls (each file is parsed once).
+    """
+    imports = {} if imports is None else imports
     seen: set[str] = set()
     pending = list(start)
     while pending:
@@ -77,13 +81,17 @@ def module_closure(start: set[str], index: dict[str, Path]) -> set[str]:
         if name in seen:
             continue
         seen.add(name)
-        tree = ast.parse(index[name].read_text(), filename=str(index[name]))
-        pending.extend(imported_modules(tree, index, current=name) - seen)
+        if name not in imports:
+            tree = ast.parse(index[name].read_text(), filename=str(index[name]))
+            imports[name] = imported_modules(tree, index, current=name)
+        pending.extend(imports[name] - seen)
     return seen
 
 
-def page_modules(page: Path, index: dict[str, Path]) -> set[str]:
+def page_modules(page: Path, index: dict[str, Path], imports: dict[str, set[str]] | None = None) -> set[str]:
     """The package modules a MyST notebook page runs (all of them if its code cannot be read)."""
+    from myst_nb.core.read import read_myst_markdown_notebook  # 3 s to import: only when needed
+
     notebook = read_myst_markdown_notebook(page.read_text())
     start: set[str] = set()
     for cell in notebook.cells:
@@ -94,28 +102,31 @@ def page_modules(page: Path, index: dict[str, Path]) -> set[str]:
         except SyntaxError:
             return set(index)
         start |= imported_modules(tree, index)
-    return module_closure(start, index)
+    return module_closure(start, index, imports)
 
 
 def notebook_pages(root: Path) -> list[Path]:
     """The MyST Markdown pages under ``root`` that hold code cells."""
     pages = []
-    for path in sorted(root.rglob("*.md")):
-        relative = path.relative_to(root)
-        if any(part in SKIPPED_FOLDERS or part.startswith(".") for part in relative.parts[:-1]):
-            continue
-        if "```{code-cell}" in path.read_text():
-            pages.append(path)
-    return pages
+    for folder, subfolders, files in os.walk(root):
+        # Not into skipped or hidden folders (.venv holds thousands of files).
+        subfolders[:] = [name for name in subfolders
+                         if name not in SKIPPED_FOLDERS and not name.startswith(".")]
+        for name in files:
+            path = Path(folder) / name
+            if name.endswith(".md") and "```{code-cell}" in path.read_text():
+                pages.append(path)
+    return sorted(pages)
 
 
 def page_hashes(root: Path, code_root: Path) -> dict[str, str]:
     """For each notebook page (relative path), a hash of the package files it runs."""
     index = module_index(code_root) if code_root.is_dir() else {}
     hashes = {}
+    imports: dict[str, set[str]] = {}
     for page in notebook_pages(root):
         digest = hashlib.sha256()
-        for name in sorted(page_modules(page, index)):
+        for name in sorted(page_modules(page, index, imports)):
             digest.update(name.encode())
             digest.update(index[name].read_bytes())
         hashes[page.relative_to(root).as_posix()] = digest.hexdigest()

@@ -4,6 +4,7 @@ the real configuration, extension and build script, so it fails the way the real
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from embedding_course.device import build_info
 
 from .conftest import REPO_ROOT
 
@@ -104,6 +107,11 @@ def test_a_package_change_shows_up_on_the_next_build(tmp_path):
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
     html = tmp_path / "_build" / "html" / "book" / "page.html"
     assert "probe value first" in html.read_text()
+    # Where the pages ran, as the build's workers found it, is in every page's footer.
+    machine = json.loads((tmp_path / "_build" / "build-info.json").read_text())
+    assert machine == build_info()
+    assert (f'Pages executed on <b>{machine["device"]}</b> ({machine["device_name"]}) '
+            f'with PyTorch {machine["torch"]}') in html.read_text()
 
     unchanged = run_build(tmp_path)  # no change: served from the cache
     assert unchanged.returncode == 0

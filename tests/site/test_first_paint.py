@@ -16,7 +16,10 @@ import first_paint
 
 OPTIONS_JS = "const DOCUMENTATION_OPTIONS = {VERSION: ''};"
 HEAD = """<html><head>
-<script>document.documentElement.dataset.mode = 'auto';</script>
+<script data-cfasync="false">
+    document.documentElement.dataset.mode = localStorage.getItem("mode") || "auto";
+    document.documentElement.dataset.theme = localStorage.getItem("theme") || "auto";
+  </script>
 <link href="../_static/styles/theme.css?digest=1" rel="stylesheet" />
 <link rel="stylesheet" type="text/css" href="../_static/course.css?v=2" />
 <script src="../_static/documentation_options.js?v=3"></script>
@@ -55,6 +58,47 @@ def test_the_search_page_keeps_its_search_scripts():
 def test_a_head_without_the_options_script_is_an_error():
     with pytest.raises(first_paint.FirstPaintError, match=r"documentation_options\.js"):
         first_paint.defer_head_scripts("<head><script src='x.js'></script></head>", "odd.html", OPTIONS_JS)
+
+
+def test_the_theme_script_is_replaced_by_one_that_settles_auto():
+    settled = first_paint.settle_theme(HEAD, "page.html")
+    assert 'localStorage.getItem("theme")' not in settled
+    assert "prefers-color-scheme: dark" in settled and '|| "auto"' in settled
+    with pytest.raises(first_paint.FirstPaintError, match="light/dark script"):
+        first_paint.settle_theme("<head><script>x()</script></head>", "odd.html")
+
+
+# Every value the root's data-theme takes after the head's first script.
+THEME_VALUES = """window.courseThemeValues = [];
+new MutationObserver(records => { for (const record of records)
+    window.courseThemeValues.push(record.oldValue); })
+  .observe(document, {attributes: true, subtree: true, attributeFilter: ['data-theme'],
+                      attributeOldValue: true});"""
+
+
+@pytest.mark.parametrize(("scheme", "stored_mode", "theme"), [
+    ("dark", None, "dark"), ("light", None, "light"), ("dark", "light", "light"),
+    ("light", "dark", "dark"), ("dark", "auto", "dark")])
+def test_the_page_is_styled_in_its_final_theme_from_the_start(browser, site_url, scheme, stored_mode,
+                                                              theme):
+    """No second styling of the whole page when the theme's script runs, and no light flash
+    for a reader in dark mode: data-theme is final before the body is parsed."""
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        if stored_mode is not None:
+            page.add_init_script(f"localStorage.setItem('mode', '{stored_mode}');")
+        page.add_init_script(THEME_VALUES)
+        page.goto(f"{site_url}/book/lessons/05_combined_pipeline.html", wait_until="load")
+        page.wait_for_function("document.documentElement.dataset.mode !== undefined")
+        page.wait_for_timeout(200)  # the mutation records of the deferred scripts
+        old_values, final = page.evaluate(
+            "[window.courseThemeValues, document.documentElement.dataset.theme]")
+        # old_values[0] is the HTML's own attribute, before the head's first script.
+        taken = [*old_values[1:], final]
+        assert taken == [theme] * len(taken), (scheme, stored_mode, old_values, final)
+    finally:
+        context.close()
 
 
 def test_stylesheets_of_many_pages_merge_in_one_order():
