@@ -30,6 +30,7 @@ import re
 import shutil
 from pathlib import Path
 
+import code_spans
 import first_paint
 import math_svg
 import tab_stops
@@ -238,10 +239,13 @@ def _lazy_images(page: Path, text: str) -> str:
 
 def _finish_pages(outdir: Path) -> None:
     """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
-    output images; a head that does not hold up the first paint (``first_paint.py``)."""
+    output images; code listings without the spans that change nothing (``code_spans.py``);
+    a head that does not hold up the first paint (``first_paint.py``)."""
     script = outdir / "_static" / "scripts" / "fontawesome.js"
     icons = theme_icons.load_icons(script) if script.exists() else None
     pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
+    pygments_css = outdir / "_static" / "pygments.css"
+    neutral = code_spans.neutral_classes(pygments_css.read_text()) if pygments_css.exists() else set()
     # One node process draws the formulas of all pages.
     math = math_svg.render_pages({page: math_svg.page_formulas(text) for page, text in pages.items()})
     finished = {}
@@ -249,6 +253,7 @@ def _finish_pages(outdir: Path) -> None:
         text = math_svg.replace_formulas(text, math.get(page, math_svg.NO_MATH),
                                          page=str(page.relative_to(outdir)))
         text = _lazy_images(page, text)
+        text = code_spans.unwrap_neutral_spans(text, neutral)
         if icons is not None:
             text = theme_icons.inline_icons(text, icons)
         finished[page] = text

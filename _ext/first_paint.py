@@ -13,6 +13,9 @@ a phone's network, most of the first two seconds of every page. After the build:
   ``documentation_options.js``, which inline scripts in the head extend, is written inline;
 * the search scripts and the search index load on the search page only: the theme's search
   box sends the reader there (search-as-you-type is off);
+* the theme preloads its two scripts at high priority, so on a slow network they share the
+  bandwidth with the stylesheet that the first paint waits for. Both are deferred scripts
+  at the end of the page, so the preloads go;
 * the theme's first script in the head writes ``data-theme="auto"`` on a first visit, which
   matches neither the light nor the dark rules; the theme's deferred script then sets the
   real theme, and the browser styles the whole page a second time (on a phone, a quarter of
@@ -66,6 +69,7 @@ SETTLED_THEME_SCRIPT = """<script data-cfasync="false">
     }})(document.documentElement);
   </script>"""
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>\s*</script>")
+SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="([^"]+)" />\n?')
 STYLESHEET_TAG = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"[^>]*>\n?')
 BUNDLE_TAG = re.compile(r'<link rel="stylesheet" href="[^"]*course-site\.css\?v=[0-9a-f]+" />')
 CSS_IMPORT = re.compile(r'@import\s+(?:url\(\s*)?["\']([^"\')]+)["\']\s*\)?\s*;')
@@ -137,6 +141,16 @@ def settle_theme(text: str, page: str) -> str:
         lambda match: SETTLED_THEME_SCRIPT.format(default=match.group(1) or "auto"), text[:end], count=1)
     if not found:
         raise FirstPaintError(f"{page}: the head has not the theme's light/dark script this module replaces")
+    return head + text[end:]
+
+
+def drop_script_preloads(text: str, page: str) -> str:
+    """Drop the head's preloads of scripts that the page loads deferred anyway."""
+    end = _head_end(text, page)
+    deferred = {source for attributes in re.findall(r"<script\b([^>]*)>", text)
+                if re.search(r"\bdefer\b", attributes)
+                for source in re.findall(r'\bsrc="([^"]+)"', attributes)}
+    head = SCRIPT_PRELOAD.sub(lambda match: "" if match.group(1) in deferred else match.group(0), text[:end])
     return head + text[end:]
 
 
@@ -268,5 +282,6 @@ def finish_heads(outdir: Path, pages: dict[Path, str]) -> dict[Path, str]:
         if page in fresh:
             text = defer_head_scripts(text, str(page.relative_to(outdir)), options_js)
             text = settle_theme(text, str(page.relative_to(outdir)))
+            text = drop_script_preloads(text, str(page.relative_to(outdir)))
         finished[page] = link_bundle(text, page, outdir, version)
     return finished

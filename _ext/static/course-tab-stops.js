@@ -3,9 +3,10 @@
  *
  * The theme decides this once the page is parsed, by measuring every code block and output
  * on the page in one go: one long task on a phone, while the page is still loading. Here
- * each box is measured when the browser has laid it out anyway: when it comes near the
- * screen and whenever its size changes. Until then a box keeps the tab stop the page was
- * built with.
+ * the boxes are watched once the page has loaded and the browser is idle, and each box is
+ * measured when the browser has laid it out anyway: when it comes near the screen and
+ * whenever its size changes. Nothing is written before a box is measured, so the page's
+ * style is not recomputed for nothing.
  * Wide formulas (div.math) follow the same rule.
  */
 (function () {
@@ -37,7 +38,6 @@
     root.querySelectorAll(BOXES).forEach(function (box) {
       if (watched.has(box)) { return; }
       watched.add(box);
-      if (!box.hasAttribute('tabindex')) { box.tabIndex = 0; }
       sizes.observe(box);
       sight.observe(box);
     });
@@ -49,9 +49,17 @@
     new MutationObserver(function () { watch(main); }).observe(main, {subtree: true, childList: true});
   }
 
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', start);
+  function whenIdle() {
+    if (window.requestIdleCallback) {
+      window.requestIdleCallback(start, {timeout: 2000});
+    } else {
+      window.setTimeout(start, 0);
+    }
+  }
+
+  if (document.readyState === 'complete') {
+    whenIdle();
   } else {
-    start();
+    window.addEventListener('load', whenIdle);
   }
 })();

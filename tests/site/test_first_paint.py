@@ -101,6 +101,16 @@ def test_the_page_is_styled_in_its_final_theme_from_the_start(browser, site_url,
         context.close()
 
 
+def test_preloads_of_deferred_scripts_are_dropped():
+    page = ('<head>\n  <link rel="preload" as="script" href="../s/theme.js?digest=1" />\n'
+            '<link rel="preload" as="script" href="../s/other.js" />\n</head><body>'
+            '<script defer src="../s/theme.js?digest=1"></script>'
+            '<script src="../s/other.js"></script></body>')
+    lean = first_paint.drop_script_preloads(page, "page.html")
+    assert 'href="../s/theme.js?digest=1"' not in lean and 'src="../s/theme.js?digest=1"' in lean
+    assert '<link rel="preload" as="script" href="../s/other.js" />' in lean
+
+
 def test_stylesheets_of_many_pages_merge_in_one_order():
     order = first_paint.stylesheet_order([["theme.css", "course.css"],
                                           ["theme.css", "course.css", "self_check.css"],
@@ -165,6 +175,7 @@ def test_built_pages_have_one_stylesheet_and_no_blocking_script(built_site):
         blocking = [tag for tag in external_scripts(head) if not re.search(r"\b(defer|async)\b", tag)]
         assert not blocking, (name, blocking)
         assert ("searchindex.js" in head) == (name == "search.html"), name
+        assert 'rel="preload" as="script"' not in head, name
 
 
 def test_search_still_finds_pages(browser, site_url):
