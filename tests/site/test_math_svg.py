@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -61,6 +62,9 @@ def test_glyph_wrappers_that_draw_nothing_are_left_out():
     assert "<g>" not in svg  # a wrapper with no attribute
     assert '<use xlink:href="#MJX-TEX-N-32" transform="translate(605,363) scale(0.707)">' in svg
     assert svg.count("<use") == 5 and "<rect" in svg  # x, 2, +, a, b and the fraction bar
+    # Only the group that flips the formula is left: the others handed their transform on.
+    assert svg.count("<g ") == 1 and 'transform="scale(1,-1)"' in svg
+    assert re.search(r'<use xlink:href="#MJX-TEX-I-1D44E" transform="translate\([^"]*\) translate', svg), svg
 
 
 @pytest.mark.parametrize("tex", ["\\frac{1}{2", "\\notamacro x", "x^^"])
