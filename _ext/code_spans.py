@@ -3,8 +3,8 @@
 Pygments wraps every token of a listing in a ``<span>``, names and punctuation included. In
 the site's code colours (accessible-pygments' a11y light and dark), names, punctuation and
 white space are drawn in the listing's own colour, so those spans change nothing on the
-screen. They are half the elements of a long lesson, and a phone styles and lays out each
-of them while the page loads. After the build, inside each ``<div class="highlight"><pre>``,
+screen. They are a fifth of lesson 4's elements, and a phone styles and lays out each of
+them while the page loads. After the build, inside each ``<div class="highlight"><pre>``,
 a span whose class only sets the listing's own colour, in every theme, becomes its text.
 The theme draws text straight in a ``<pre>`` in its own text colour, so the ``<pre>`` is
 marked (``LEAN_CLASS``) and ``course.css`` gives it the listing's colour, as the spans had.
