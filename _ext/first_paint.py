@@ -16,6 +16,9 @@ a phone's network, most of the first two seconds of every page. After the build:
 * the theme preloads its two scripts at high priority, so on a slow network they share the
   bandwidth with the stylesheet that the first paint waits for. Both are deferred scripts
   at the end of the page, so the preloads go;
+* the theme's Bootstrap script (menus, tooltips, back-to-top button) loads at the reader's
+  first move: its tag becomes ``course-bootstrap-on-demand.js`` (``_ext/static``), which
+  names it in ``data-bootstrap``;
 * the theme's first script in the head writes ``data-theme="auto"`` on a first visit, which
   matches neither the light nor the dark rules; the theme's deferred script then sets the
   real theme, and the browser styles the whole page a second time (on a phone, a quarter of
@@ -69,6 +72,9 @@ SETTLED_THEME_SCRIPT = """<script data-cfasync="false">
     }})(document.documentElement);
   </script>"""
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>\s*</script>")
+BOOTSTRAP_TAG = re.compile(
+    r'<script defer src="((?:\.\./)*)_static/scripts/bootstrap\.js\?digest=([0-9a-f]+)"></script>')
+BOOTSTRAP_LOADER = "_static/course-bootstrap-on-demand.js"
 SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="([^"]+)" />\n?')
 STYLESHEET_TAG = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"[^>]*>\n?')
 BUNDLE_TAG = re.compile(r'<link rel="stylesheet" href="[^"]*course-site\.css\?v=[0-9a-f]+" />')
@@ -152,6 +158,21 @@ def drop_script_preloads(text: str, page: str) -> str:
                 for source in re.findall(r'\bsrc="([^"]+)"', attributes)}
     head = SCRIPT_PRELOAD.sub(lambda match: "" if match.group(1) in deferred else match.group(0), text[:end])
     return head + text[end:]
+
+
+def bootstrap_on_demand(text: str, page: str) -> str:
+    """Load the theme's Bootstrap script at the reader's first move instead of with the page.
+
+    Raises:
+        FirstPaintError: the page does not load the theme's Bootstrap script as expected.
+    """
+    text, found = BOOTSTRAP_TAG.subn(
+        lambda match: (f'<script defer src="{match.group(1)}{BOOTSTRAP_LOADER}" '
+                       f'data-bootstrap="{match.group(1)}_static/scripts/bootstrap.js?digest={match.group(2)}">'
+                       "</script>"), text, count=1)
+    if not found:
+        raise FirstPaintError(f"{page}: the theme's bootstrap.js tag is not where this module expects it")
+    return text
 
 
 def head_stylesheets(text: str, page: Path, outdir: Path) -> list[str]:
@@ -283,5 +304,6 @@ def finish_heads(outdir: Path, pages: dict[Path, str]) -> dict[Path, str]:
             text = defer_head_scripts(text, str(page.relative_to(outdir)), options_js)
             text = settle_theme(text, str(page.relative_to(outdir)))
             text = drop_script_preloads(text, str(page.relative_to(outdir)))
+            text = bootstrap_on_demand(text, str(page.relative_to(outdir)))
         finished[page] = link_bundle(text, page, outdir, version)
     return finished

@@ -111,6 +111,52 @@ def test_preloads_of_deferred_scripts_are_dropped():
     assert '<link rel="preload" as="script" href="../s/other.js" />' in lean
 
 
+def test_the_bootstrap_tag_becomes_the_on_demand_loader():
+    page = '<body><script defer src="../../_static/scripts/bootstrap.js?digest=55c2"></script></body>'
+    lean = first_paint.bootstrap_on_demand(page, "book/page.html")
+    assert lean == ('<body><script defer src="../../_static/course-bootstrap-on-demand.js" '
+                    'data-bootstrap="../../_static/scripts/bootstrap.js?digest=55c2"></script></body>')
+    with pytest.raises(first_paint.FirstPaintError, match=r"bootstrap\.js"):
+        first_paint.bootstrap_on_demand("<body></body>", "odd.html")
+
+
+def _bootstrap_requests(page) -> list[str]:
+    return page.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
+                         ".filter(name => name.includes('scripts/bootstrap.js'))")
+
+
+@pytest.mark.parametrize("how", ["mouse", "keyboard", "touch"])
+def test_bootstrap_loads_at_the_first_move_and_the_first_click_opens_a_menu(browser, site_url, how):
+    """No Bootstrap while the page loads; a menu button works at once, however it is pressed."""
+    viewport = (390, 844) if how == "touch" else (1280, 900)
+    result = visit(browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url,
+                   viewport=viewport)
+    page = result.page
+    try:
+        assert _bootstrap_requests(page) == [] and page.evaluate("window.bootstrap === undefined")
+        menu = page.locator('.article-header-buttons button[aria-label="Download this page"]')
+        if how == "mouse":
+            menu.click()
+        elif how == "touch":
+            menu.tap()
+        else:
+            menu.focus()
+            page.keyboard.press("Enter")
+        items = page.locator(".article-header-buttons .dropdown-menu.show")
+        items.wait_for(state="visible", timeout=5000)
+        assert menu.get_attribute("aria-expanded") == "true"
+        assert len(_bootstrap_requests(page)) == 1
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.querySelector('.article-header-buttons .dropdown-menu.show')")
+        # Tooltips are set up too, once Bootstrap is there.
+        assert page.evaluate("document.querySelector('[data-bs-toggle=\"tooltip\"]')"
+                             ".hasAttribute('data-bs-original-title')")
+        assert not result.console_errors and not result.failed_requests, (result.console_errors,
+                                                                          result.failed_requests)
+    finally:
+        page.context.close()
+
+
 def test_stylesheets_of_many_pages_merge_in_one_order():
     order = first_paint.stylesheet_order([["theme.css", "course.css"],
                                           ["theme.css", "course.css", "self_check.css"],

@@ -1,0 +1,46 @@
+/* The theme's Bootstrap script (its menus, tooltips and back-to-top button) loads at the
+ * reader's first move, not with the page.
+ *
+ * The script is a quarter of the JavaScript a lesson runs as it loads, and nothing on the
+ * page needs it until the reader points, touches, scrolls or presses a key. The page's
+ * tag names the script in data-bootstrap (first_paint.py writes it). A click on a menu
+ * button that comes before the script has arrived opens that menu once it has.
+ */
+(function () {
+  'use strict';
+
+  var source = document.currentScript && document.currentScript.dataset.bootstrap;
+  if (!source) { return; }
+  var INTENT = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'wheel'];
+  var requested = false;
+  var waitingMenu = null;
+
+  function load() {
+    if (requested) { return; }
+    requested = true;
+    INTENT.forEach(function (name) { document.removeEventListener(name, load, true); });
+    window.removeEventListener('scroll', load, true);
+    var script = document.createElement('script');
+    script.src = source;
+    script.onload = function () {
+      if (waitingMenu && window.bootstrap) {
+        window.bootstrap.Dropdown.getOrCreateInstance(waitingMenu).show();
+      }
+    };
+    document.head.appendChild(script);
+  }
+
+  document.addEventListener('click', function (event) {
+    if (window.bootstrap || !event.target.closest) { return; }
+    var menu = event.target.closest('[data-bs-toggle="dropdown"]');
+    if (menu) {
+      event.preventDefault();
+      waitingMenu = menu;
+      load();
+    }
+  }, true);
+  INTENT.forEach(function (name) {
+    document.addEventListener(name, load, {capture: true, passive: true});
+  });
+  window.addEventListener('scroll', load, {capture: true, passive: true});
+})();
