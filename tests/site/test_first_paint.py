@@ -28,7 +28,8 @@ HEAD = """<html><head>
 <script>DOCUMENTATION_OPTIONS.pagename = 'book/page';</script>
 <script src="../_static/searchtools.js"></script>
 <script src="../searchindex.js"></script>
-</head><body><p class="used">Hello</p></body></html>"""
+</head><body><p class="used">Hello</p>
+<script defer src="../_static/scripts/bootstrap.js?digest=1"></script></body></html>"""
 
 
 def external_scripts(head: str) -> list[str]:
