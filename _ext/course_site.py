@@ -205,13 +205,15 @@ def _is_mathjax(asset) -> bool:
 
 
 def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
-    """After Sphinx's own handlers: no MathJax (math is SVG already); a description."""
+    """After Sphinx's own handlers: no MathJax (math is SVG already, drawn further down the
+    page as it comes near: course-math-lazy.js); a description."""
     scripts = context.get("script_files", [])
     scripts[:] = [asset for asset in scripts if not _is_mathjax(asset)
                   and "MathJax" not in getattr(asset, "attributes", {}).get("body", "")]
     math_domain = app.env.get_domain("math")
     if math_domain.data["has_equations"].get(pagename, False):
         app.add_css_file("course-math.css")
+        app.add_js_file("course-math-lazy.js", loading_method="defer")
     description = page_description(doctree) if doctree is not None else ""
     if description:
         context["metatags"] = (context.get("metatags", "")

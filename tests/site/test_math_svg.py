@@ -43,6 +43,50 @@ def test_each_formula_becomes_an_svg_with_its_mathml():
     assert "</mjx-container></span>.</span></p>" in finished
 
 
+def test_formulas_further_down_wait_in_a_template_in_their_box():
+    """Formulas past the first EAGER_TEXT characters of text keep their box; glyphs wait."""
+    filler = "<p>" + "word " * 50 + "</p>\n"  # 250 characters of text
+    page = ("<body><article class=\"bd-article\">" + PAGE + filler * 2 + PAGE + "</article></body>")
+    formulas = math_svg.page_formulas(page)
+    math = math_svg.render_pages({"page": formulas})["page"]
+    finished = math_svg.replace_formulas(page, math, eager_text=400)
+    first, second = finished.split(filler * 2)
+    assert "data-course-lazy" not in first and first.count("<template>") == 0
+    assert second.count('data-course-lazy=""') == 4 and second.count('<mjx-container ') == 4
+    assert second.count("<template><svg>") == 4 and second.count("<mjx-assistive-mml") == 4
+    # Each waiting formula: its SVG's opening tag unchanged and empty, then its drawing,
+    # which is the same as the drawing of the formula drawn at once.
+    drawn = re.findall(r"(<svg [^>]*>)((?:(?!<svg).)*?)</svg><mjx-assistive-mml", first, re.S)
+    waiting = re.findall(r"(<svg [^>]*>)</svg><template><svg>(.*?)</svg></template><mjx-assistive-mml",
+                         second, re.S)
+    assert len(drawn) == len(waiting) == 4
+    assert waiting == drawn
+    assert all("<use" in drawing or "<rect" in drawing for _, drawing in waiting)
+    # Text before the article (the page's header and menus) does not count.
+    headed = page.replace("<body>", "<body><nav>" + "menu " * 400 + "</nav>")
+    assert "data-course-lazy" not in math_svg.replace_formulas(headed, math, eager_text=400).split(filler)[0]
+    # Nor does a formula after the article (the page's table of contents).
+    contents = page.replace("</body>", "<nav>" + PAGE + "</nav></body>")
+    after_article = math_svg.replace_formulas(contents, math, eager_text=0).split("</article>")[1]
+    assert after_article.count("<mjx-container") == 4 and "data-course-lazy" not in after_article
+    # All drawn at once when the whole page is within reach, none when none is.
+    assert "data-course-lazy" not in math_svg.replace_formulas(page, math, eager_text=10**6)
+    assert finished.count("data-course-lazy") == 4
+    assert math_svg.replace_formulas(page, math, eager_text=0).count("data-course-lazy") == 8
+
+
+def test_a_formula_with_svgs_inside_it_waits_whole():
+    """Stretchy delimiters are SVGs inside the formula's SVG: the whole drawing waits."""
+    formula = ("\\begin{pmatrix}1&2\\\\3&4\\\\5&6\\\\7&8\\end{pmatrix}", True)
+    svg = math_svg.render_pages({"page": [formula]})["page"].svgs[formula]
+    assert svg.count("<svg") == 3
+    box, rest = math_svg.wait_to_draw(svg).split("<template>")
+    assert box.count("<svg") == 1 and box.endswith('aria-hidden="true"></svg>')
+    drawing, after = rest.split("</template>")
+    assert drawing.count("<svg") == drawing.count("</svg>") == 3
+    assert after.startswith("<mjx-assistive-mml") and after.count("<svg") == 0
+
+
 def test_each_page_draws_the_glyphs_it_uses_once():
     import re
 

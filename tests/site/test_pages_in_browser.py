@@ -78,6 +78,19 @@ def draw_every_figure(page) -> int:
     return figures.count()
 
 
+def draw_every_formula(page) -> int:
+    """Scroll to each formula that waits to be drawn, and wait until it is (math_svg.py)."""
+    waiting = page.locator("mjx-container[data-course-lazy]")
+    drawn = 0
+    while waiting.count():
+        formula = waiting.first.element_handle()
+        formula.scroll_into_view_if_needed()
+        page.wait_for_function("formula => !formula.hasAttribute('data-course-lazy')", arg=formula,
+                               timeout=10_000)
+        drawn += 1
+    return drawn
+
+
 def test_page_loads_without_console_errors_or_failed_requests(page_visit):
     docname, result = page_visit
     assert result.console_errors == [], f"{docname}: console errors"
@@ -111,6 +124,7 @@ def test_math_is_svg_drawn_at_build_time(page_visit):
     if formulas.count() == 0:
         assert page.locator("mjx-container").count() == 0
         return
+    draw_every_formula(page)
     missing = page.evaluate("""() => [...document.querySelectorAll('.math')].filter(math => {
         const container = math.querySelector(':scope > mjx-container[jax="SVG"]');
         const svg = container && container.querySelector(':scope > svg');
@@ -135,7 +149,8 @@ def test_math_follows_dark_mode_and_fits_a_phone(browser, site_url):
                    viewport=(390, 844))
     try:
         page = result.page
-        colours = page.evaluate("""() => [...document.querySelectorAll('.math')].slice(0, 20)
+        draw_every_formula(page)
+        colours = page.evaluate("""() => [...document.querySelectorAll('.math')].slice(0, 40)
             .map(math => [getComputedStyle(math.querySelector('svg g')).fill,
                           getComputedStyle(math).color])""")
         assert colours and all(fill == color for fill, color in colours), colours
@@ -149,6 +164,93 @@ def test_math_follows_dark_mode_and_fits_a_phone(browser, site_url):
         assert all(overflow == "auto" and tab_index == 0 for overflow, tab_index in wide), wide
     finally:
         result.page.context.close()
+
+
+# The size of each formula's drawing and of the line box around it, to a tenth of a pixel.
+BOXES = """() => [...document.querySelectorAll('article mjx-container')].map(formula =>
+    [formula.querySelector(':scope > svg'), formula.parentElement]
+        .map(element => element.getBoundingClientRect())
+        .flatMap(box => [Math.round(box.width * 10), Math.round(box.height * 10)]))"""
+
+
+def test_formulas_further_down_are_drawn_as_they_come_near(browser, site_url):
+    """On a phone, formulas far below the screen wait; keys and the wheel bring them in, in place."""
+    docname = next(name for name in DOCNAMES if "04_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(390, 844))
+    try:
+        page = result.page
+        state = """() => [...document.querySelectorAll('mjx-container')].map(formula =>
+            [formula.hasAttribute('data-course-lazy'),
+             formula.querySelector(':scope > svg').getBoundingClientRect().top / innerHeight,
+             formula.querySelectorAll(':scope > svg use, :scope > svg rect').length])"""
+        formulas = page.evaluate(state)
+        waiting = [top for lazy, top, _ in formulas if lazy]
+        assert len(waiting) > len(formulas) / 2, "most of lesson 4's formulas are drawn as it loads"
+        assert min(waiting) > 2, "a formula within two screens of the top waits to be drawn"
+        assert all(glyphs for lazy, _, glyphs in formulas if not lazy)
+        assert not any(glyphs for lazy, _, glyphs in formulas if lazy)
+        boxes, height = page.evaluate(BOXES), page.evaluate("document.documentElement.scrollHeight")
+        assert len(boxes) > 100 and all(box[0] and box[1] for box in boxes)
+        # The keyboard (End) takes the reader to the bottom: the last formulas are drawn there,
+        # the ones in the middle of the page still wait.
+        page.locator("body").press("End")
+        page.wait_for_function("() => scrollY + innerHeight >= document.documentElement.scrollHeight - 2",
+                               timeout=10_000)
+        page.wait_for_function("""() => { const seen = [...document.querySelectorAll('article mjx-container')]
+            .filter(formula => { const box = formula.getBoundingClientRect();
+                                 return box.bottom > 0 && box.top < innerHeight; });
+            return seen.length && seen.every(formula => !formula.hasAttribute('data-course-lazy')); }""",
+                               timeout=10_000)
+        assert any(lazy for lazy, _, _ in page.evaluate(state)), "every formula was drawn at once"
+        # The wheel brings the middle in.
+        page.mouse.move(200, 400)
+        page.evaluate("window.scrollTo(0, 0)")
+        for _ in range(height // 600 + 5):
+            page.mouse.wheel(0, 600)
+            page.wait_for_timeout(50)
+        page.wait_for_function("() => !document.querySelector('mjx-container[data-course-lazy]')",
+                               timeout=20_000)
+        # Every formula drawn in its box, at its size: nothing around it moved.
+        assert page.evaluate(BOXES) == boxes
+        assert result.console_errors == []
+    finally:
+        result.page.context.close()
+
+
+def test_every_formula_is_drawn_before_printing(browser, site_url):
+    docname = next(name for name in DOCNAMES if "04_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url)
+    try:
+        page = result.page
+        assert page.locator("mjx-container[data-course-lazy]").count() > 0
+        page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+        assert page.locator("mjx-container[data-course-lazy], mjx-container template").count() == 0
+        assert page.evaluate("""() => [...document.querySelectorAll('mjx-container > svg')]
+            .every(svg => svg.querySelector('use, rect'))""")
+    finally:
+        result.page.context.close()
+
+
+def test_without_javascript_formulas_further_down_show_their_mathml(browser, site_url):
+    """No script: a waiting formula shows its MathML (the browser draws it), not an empty box."""
+    docname = next(name for name in DOCNAMES if "04_" in name)
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/{docname}.html")
+        shown = page.evaluate("""() => [...document.querySelectorAll('mjx-container')].map(formula => {
+            const svg = formula.querySelector(':scope > svg').getBoundingClientRect();
+            const mathml = formula.querySelector('mjx-assistive-mml > math').getBoundingClientRect();
+            // Clipped away (the formula's SVG is shown) or in the flow of the text.
+            const place = getComputedStyle(formula.querySelector('mjx-assistive-mml')).position;
+            return [formula.hasAttribute('data-course-lazy'), svg.width > 0,
+                    mathml.width > 2 && mathml.height > 2 && place === 'static']; })
+            .filter((_, index) => document.querySelectorAll('mjx-container')[index].checkVisibility())""")
+        assert any(lazy for lazy, _, _ in shown) and not all(lazy for lazy, _, _ in shown)
+        assert all(mathml and not svg for lazy, svg, mathml in shown if lazy)
+        assert all(svg and not mathml for lazy, svg, mathml in shown if not lazy)
+    finally:
+        context.close()
 
 
 def test_figures_below_the_screen_wait_until_they_are_near(browser, site_url):
