@@ -239,12 +239,10 @@ def _lazy_images(page: Path, text: str) -> str:
     return IMAGE_TAG.sub(lazy, text)
 
 
-def _finish_pages(outdir: Path) -> None:
+def _finish_pages(outdir: Path, icons: dict | None) -> None:
     """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
     output images; code listings without the spans that change nothing (``code_spans.py``);
     a head that does not hold up the first paint (``first_paint.py``)."""
-    script = outdir / "_static" / "scripts" / "fontawesome.js"
-    icons = theme_icons.load_icons(script) if script.exists() else None
     pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
     pygments_css = outdir / "_static" / "pygments.css"
     neutral = code_spans.neutral_classes(pygments_css.read_text()) if pygments_css.exists() else set()
@@ -272,9 +270,14 @@ def on_build_finished(app, exception) -> None:
         return
     # Last of the build-finished handlers: the theme rewrites pygments.css in its own, and the
     # page heads' one stylesheet is made from the final files.
-    theme_icons.subset_icon_fonts(Path(app.outdir) / "_static")
-    tab_stops.hand_over_tab_stops(Path(app.outdir) / "_static")
-    _finish_pages(Path(app.outdir))
+    static = Path(app.outdir) / "_static"
+    script = static / "scripts" / "fontawesome.js"
+    icons = theme_icons.load_icons(script) if script.exists() else None
+    if icons is not None:
+        theme_icons.draw_admonition_icons(static, icons)
+    theme_icons.subset_icon_fonts(static)
+    tab_stops.hand_over_tab_stops(static)
+    _finish_pages(Path(app.outdir), icons)
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
     shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)
