@@ -33,6 +33,7 @@ from pathlib import Path
 import code_spans
 import first_paint
 import math_svg
+import sidebar_scroll
 import tab_stops
 import theme_icons
 from sphinx.util import logging as sphinx_logging
@@ -277,6 +278,7 @@ def on_build_finished(app, exception) -> None:
         theme_icons.draw_admonition_icons(static, icons)
     theme_icons.subset_icon_fonts(static)
     tab_stops.hand_over_tab_stops(static)
+    sidebar_scroll.scroll_sidebar_at_next_frame(static)
     _finish_pages(Path(app.outdir), icons)
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
