@@ -251,8 +251,55 @@ def test_without_javascript_formulas_further_down_show_their_mathml(browser, sit
         assert any(lazy for lazy, _, _ in shown) and not all(lazy for lazy, _, _ in shown)
         assert all(mathml and not svg for lazy, svg, mathml in shown if lazy)
         assert all(svg and not mathml for lazy, svg, mathml in shown if not lazy)
+        # What a reader sees there is laid out as math, not as a line of loose symbols.
+        assert set(page.evaluate("""() => [...document.querySelectorAll(
+            'mjx-container[data-course-lazy] mjx-assistive-mml math')]
+            .map(math => getComputedStyle(math).display)""")) <= {"math", "block math"}
     finally:
         context.close()
+
+
+def math_accessibility_tree(session) -> list:
+    """Every formula's MathML as Chromium exposes it: (role, name, children), nested."""
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def exposed(node) -> list:
+        children = [child for child_id in node.get("childIds", [])
+                    if (child := by_id.get(child_id))]
+        if node.get("ignored") or node["role"]["value"] == "InlineTextBox":
+            return [entry for child in children for entry in exposed(child)]
+        return [(node["role"]["value"], node.get("name", {}).get("value", ""),
+                 [entry for child in children for entry in exposed(child)])]
+
+    return [exposed(node) for node in nodes if node["role"]["value"] == "MathMLMath"]
+
+
+def test_the_hidden_mathml_is_laid_out_as_text_and_read_as_math(browser, site_url):
+    """The MathML nobody sees gets cheap inline layout; screen readers get the same math tree."""
+    docname = next(name for name in DOCNAMES if "05_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(390, 844))
+    try:
+        page = result.page
+        session = page.context.new_cdp_session(page)
+        layout = """() => new Set([...document.querySelectorAll(
+            'mjx-assistive-mml math, mjx-assistive-mml mi')]
+            .map(element => getComputedStyle(element).display))"""
+        assert page.evaluate(f"() => [...({layout})()]") == ["inline"]
+        as_text = math_accessibility_tree(session)
+        page.add_style_tag(content="mjx-assistive-mml math, mjx-assistive-mml math * "
+                                   "{ display: revert !important; }")
+        assert "inline" not in page.evaluate(f"() => [...({layout})()]"), "math layout is not back"
+        page.wait_for_timeout(300)
+        as_math = math_accessibility_tree(session)
+        assert len(as_math) >= page.locator("article mjx-container").count() > 50
+        roles = {role for tree in as_math for role, _, _ in tree}
+        assert roles == {"MathMLMath"}
+        inner_roles = ("MathMLIdentifier", "MathMLOperator", "StaticText")
+        assert all(f"'{role}'" in str(as_math) for role in inner_roles)
+        assert as_text == as_math
+    finally:
+        result.page.context.close()
 
 
 def test_figures_below_the_screen_wait_until_they_are_near(browser, site_url):
