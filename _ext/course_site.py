@@ -31,6 +31,7 @@ import shutil
 from pathlib import Path
 
 import code_spans
+import figure_heights
 import first_paint
 import math_svg
 import sidebar_scroll
@@ -47,6 +48,7 @@ VENDOR_SOURCE = REPO_ROOT / ".vendor"
 PLOT_MARKER = 'class="course-plot"'
 SELF_CHECK_MARKER = 'class="course-self-check"'
 FIGURE_LOADER = "course-figures.js"
+FIGURE_FIT = "course-figure-fit.js"  # the layout on a phone, used by the loader
 # Smallest first: the trace types each plotly.js bundle draws (from the bundles' READMEs).
 PLOTLY_BUNDLES = {
     "plotly-basic.min.js": {"bar", "pie", "scatter"},
@@ -176,6 +178,7 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
     body = context.get("body", "")
     if PLOT_MARKER in body:
         bundle = plotly_bundle(page_trace_types(body))
+        app.add_js_file(FIGURE_FIT, priority=200, loading_method="defer")
         app.add_js_file(FIGURE_LOADER, priority=200, loading_method="defer",
                         **{"data-plotly": f"vendor/{bundle}"})
         context["body"] = _move_figure_data_out(app, pagename, context, body)
@@ -187,9 +190,13 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
 
 def _move_figure_data_out(app, pagename: str, context: dict, body: str) -> str:
     """Write each figure's JSON to its own file under _static/figures/, fetched when the
-    figure is drawn: the page itself stays small."""
+    figure is drawn: the page itself stays small. Each figure's div gets its phone heights
+    (figure_heights.py)."""
     folder = Path(app.outdir) / FIGURE_DATA / pagename
     folder.mkdir(parents=True, exist_ok=True)
+    figures = {re.search(r'data-for="([^"]+)"', match.group(0)).group(1): match.group(1)
+               for match in SPEC_PATTERN.finditer(body)}
+    body = figure_heights.mark_phone_heights(body, figure_heights.phone_heights(figures))
 
     def move(match: re.Match) -> str:
         div_id = re.search(r'data-for="([^"]+)"', match.group(0)).group(1)

@@ -36,9 +36,9 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
+
+from node_tools import run_node_script
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CSS_JS = REPO_ROOT / "tools" / "css-js"
@@ -232,16 +232,9 @@ def purge_sheets(sheets: list[str], pages: list[str], scripts: list[Path]) -> li
     Raises:
         FirstPaintError: node or purgecss is missing, or purgecss fails.
     """
-    node = shutil.which("node")
-    if node is None or not (CSS_JS / "node_modules" / "purgecss").is_dir():
-        raise FirstPaintError("unused CSS is dropped at build time with node and the npm package "
-                              "purgecss; run `make vendor` (it installs tools/css-js)")
     content = [{"raw": text, "extension": "html"} for text in pages] + [str(path) for path in scripts]
-    result = subprocess.run([node, str(PURGE_CSS)], input=json.dumps({"sheets": sheets, "content": content}),
-                            capture_output=True, text=True, cwd=CSS_JS)
-    if result.returncode != 0:
-        raise FirstPaintError(result.stderr.strip() or f"purge_css.js failed ({result.returncode})")
-    return json.loads(result.stdout)
+    return run_node_script(PURGE_CSS, {"sheets": sheets, "content": content}, FirstPaintError,
+                           package="purgecss")
 
 
 def write_bundle(outdir: Path, sheets: list[str], pages: list[str]) -> str:

@@ -21,12 +21,11 @@ which browsers draw themselves (``course-math.css``).
 from __future__ import annotations
 
 import html
-import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import NamedTuple
+
+from node_tools import run_node_script
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MATH_JS = REPO_ROOT / "tools" / "math-js"
@@ -89,17 +88,9 @@ def render_pages(pages: dict[str, list[tuple[str, bool]]]) -> dict[str, PageMath
     unique = {page: sorted(set(formulas)) for page, formulas in pages.items() if formulas}
     if not unique:
         return {}
-    node = shutil.which("node")
-    if node is None or not (MATH_JS / "node_modules" / "mathjax-full").is_dir():
-        raise MathRenderError("math is drawn at build time with node and the npm package mathjax-full; "
-                              "run `make vendor` (it installs tools/math-js)")
-    request = json.dumps([[{"tex": tex, "display": display} for tex, display in formulas]
-                          for formulas in unique.values()])
-    result = subprocess.run([node, str(TEX_TO_SVG)], input=request, capture_output=True, text=True,
-                            cwd=MATH_JS)
-    if result.returncode != 0:
-        raise MathRenderError(result.stderr.strip() or f"tex_to_svg.js failed ({result.returncode})")
-    rendered = json.loads(result.stdout)
+    request = [[{"tex": tex, "display": display} for tex, display in formulas]
+               for formulas in unique.values()]
+    rendered = run_node_script(TEX_TO_SVG, request, MathRenderError, package="mathjax-full")
     return {page: PageMath(dict(zip(formulas, drawn["formulas"], strict=True)), drawn["glyphs"])
             for (page, formulas), drawn in zip(unique.items(), rendered, strict=True)}
 

@@ -42,7 +42,7 @@ WATCHED = ["code", "_ext", "requirements.txt", "requirements-nodeps.txt", "_conf
 # What the browser gets and the build draws with, but no page runs: a change rewrites every
 # page (``--all``) and re-executes none.
 RENDERING = ["_ext/static", "tools/math-js/tex_to_svg.js", "tools/math-js/package-lock.json",
-             "tools/css-js/purge_css.js", "tools/css-js/package-lock.json"]
+             "tools/css-js/purge_css.js", "tools/css-js/package-lock.json", "tools/figure_heights.js"]
 PACKAGE_ROOT = "code"  # its .py files are tracked page by page
 HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
 STATE_FILE = ".build-state.json"

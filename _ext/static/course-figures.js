@@ -11,7 +11,8 @@
   'use strict';
   var script = document.currentScript;
   var bundleUrl = new URL(script.dataset.plotly, script.src).href;
-  var NARROW = 600;  // px: below this width the layout is adjusted for a phone
+  var fit = window.courseFigureFit;  // course-figure-fit.js: the layout on a phone
+  var NARROW = fit.NARROW;
   var loading = null;
 
   function loadPlotly() {
@@ -39,248 +40,6 @@
       });
     }
     return Promise.resolve(JSON.parse(holder.textContent));
-  }
-
-  // ---- On a phone (narrower than NARROW): a layout that fits, set before drawing. ----
-
-  var CHAR_WIDTH = 0.6;  // of the font size: the width of an average character
-
-  // Break text at spaces (keeping its own <br>) into lines of at most maxChars characters.
-  function wrap(text, maxChars) {
-    return String(text).split(/<br\s*\/?>/i).map(function (line) {
-      var lines = [], current = '';
-      line.split(' ').forEach(function (word) {
-        var longer = current ? current + ' ' + word : word;
-        if (current && longer.replace(/<[^>]+>/g, '').length > maxChars) {
-          lines.push(current);
-          current = word;
-        } else {
-          current = longer;
-        }
-      });
-      lines.push(current);
-      return lines.join('<br>');
-    }).join('<br>');
-  }
-
-  function lineCount(text) { return String(text).split(/<br\s*\/?>/i).length; }
-
-  // The subplots: each x axis with the y axis it is anchored to, and their domains.
-  function subplots(layout) {
-    var found = [];
-    Object.keys(layout).forEach(function (key) {
-      var match = /^xaxis(\d*)$/.exec(key);
-      if (!match) { return; }
-      var yKey = 'yaxis' + String(layout[key].anchor || 'y').slice(1);
-      var x = layout[key], y = layout[yKey];
-      if (!x.domain || !y || !y.domain) { return; }
-      found.push({xKey: key, yKey: yKey, x: x.domain.slice(), y: y.domain.slice(),
-                  xRef: 'x' + match[1], yRef: 'y' + yKey.slice(5)});
-    });
-    return found;
-  }
-
-  function sideBySide(panels) {
-    return panels.some(function (a) {
-      return panels.some(function (b) {
-        return a !== b && a.x[1] <= b.x[0] + 1e-6 && a.y[0] < b.y[1] && b.y[0] < a.y[1];
-      });
-    });
-  }
-
-  // Put side-by-side subplots one under the other, with their titles and colour bars.
-  function stack(spec, layout, panels, plotHeight, margin) {
-    var GAP = 112;  // px between panels: the panel's tick labels and the next one's title
-    panels.sort(function (a, b) { return (b.y[1] - a.y[1]) || (a.x[0] - b.x[0]); });
-    panels.forEach(function (panel) {
-      panel.px = Math.max(170, Math.min(300, Math.round((panel.y[1] - panel.y[0]) * plotHeight)));
-    });
-    var newPlot = panels.reduce(function (sum, panel) { return sum + panel.px; }, 0) + GAP * (panels.length - 1);
-    var offset = 0;
-    panels.forEach(function (panel) {
-      panel.top = 1 - offset / newPlot;
-      panel.bottom = panel.top - panel.px / newPlot;
-      offset += panel.px + GAP;
-      layout[panel.xKey] = Object.assign({}, layout[panel.xKey], {domain: [0, 1]});
-      layout[panel.yKey] = Object.assign({}, layout[panel.yKey], {domain: [panel.bottom, panel.top]});
-    });
-    (layout.annotations || []).forEach(function (note, index) {
-      if (note.xref !== 'paper' || note.yref !== 'paper') { return; }
-      var panel = panels.find(function (p) {
-        return note.x >= p.x[0] - 0.01 && note.x <= p.x[1] + 0.01 && Math.abs(note.y - p.y[1]) < 0.08;
-      });
-      if (!panel) { return; }
-      layout.annotations[index] = Object.assign({}, note, {
-        x: (note.x - panel.x[0]) / (panel.x[1] - panel.x[0]), y: panel.top, yanchor: 'bottom'});
-    });
-    spec.data.forEach(function (trace) {
-      var panel = panels.find(function (p) {
-        return (trace.xaxis || 'x') === p.xRef && (trace.yaxis || 'y') === p.yRef;
-      });
-      if (!panel || !/heatmap|contour/.test(trace.type || '')) { return; }
-      trace.colorbar = Object.assign({}, trace.colorbar || {}, {
-        y: (panel.top + panel.bottom) / 2, yanchor: 'middle', len: panel.top - panel.bottom,
-        lenmode: 'fraction', thickness: 10});
-    });
-    return newPlot + margin.t + margin.b;
-  }
-
-  // Controls and notes above the plot (paper y > 1): their height above it in px.
-  function aboveThePlot(layout, plotHeight) {
-    var items = [];
-    (layout.updatemenus || []).forEach(function (menu, index) {
-      if ((menu.yref || 'paper') === 'paper' && menu.y > 1) {
-        items.push({list: 'updatemenus', index: index, px: (menu.y - 1) * plotHeight});
-      }
-    });
-    (layout.annotations || []).forEach(function (note, index) {
-      if (note.xref === 'paper' && note.yref === 'paper' && note.y > 1.02) {
-        items.push({list: 'annotations', index: index, px: (note.y - 1) * plotHeight});
-      }
-    });
-    return items;
-  }
-
-  // A row of three or more menus that does not fit: wrap it into rows, each menu keeping
-  // the note above it. Returns the height added above the plot (px).
-  function wrapMenus(layout, items, plotWidth) {
-    var menus = items.filter(function (item) { return item.list === 'updatemenus'; });
-    if (menus.length < 3) { return 0; }
-    var longest = 0;
-    menus.forEach(function (item) {
-      (layout.updatemenus[item.index].buttons || []).forEach(function (button) {
-        longest = Math.max(longest, String(button.label || '').length);
-      });
-    });
-    var perRow = Math.max(1, Math.floor(plotWidth / (longest * 11 * CHAR_WIDTH + 56)));
-    if (perRow >= menus.length) { return 0; }
-    var rows = Math.ceil(menus.length / perRow), ROW = 85;
-    menus.forEach(function (item, order) {
-      var menu = layout.updatemenus[item.index];
-      var column = order % perRow, row = Math.floor(order / perRow);
-      var newX = column / perRow, lift = (rows - 1 - row) * ROW;
-      items.forEach(function (other) {
-        var thing = layout[other.list][other.index];
-        if (other === item || (other.list === 'annotations' && Math.abs(thing.x - menu.x) < 1e-6)) {
-          other.px += lift;
-          other.x = newX;
-        }
-      });
-    });
-    return (rows - 1) * ROW;
-  }
-
-  function fitToWidth(spec, width) {
-    var layout = Object.assign({}, spec.layout);
-    if (width >= NARROW) { return layout; }
-    var fontSize = 11;
-    var margin = Object.assign({l: 80, r: 80, t: 100, b: 80}, layout.margin || {});
-    margin = Object.assign(margin, {l: Math.min(margin.l, 50), r: Math.min(margin.r, 20)});
-    var plotWidth = width - margin.l - margin.r;
-    var height = layout.height || 450;
-    var plotHeight = height - margin.t - margin.b;
-    layout.font = Object.assign({}, layout.font || {}, {size: fontSize});
-    ['updatemenus', 'annotations', 'sliders'].forEach(function (list) {
-      if (layout[list]) {
-        layout[list] = layout[list].map(function (item) { return Object.assign({}, item); });
-      }
-    });
-    var above = aboveThePlot(layout, plotHeight);
-    var extraTop = wrapMenus(layout, above, plotWidth);
-    var panels = subplots(layout);
-    if (panels.length > 1 && sideBySide(panels)) {
-      height = stack(spec, layout, panels, plotHeight, margin);
-      plotHeight = height - margin.t - margin.b;
-    }
-    // What sits above the plot keeps its distance in px, however tall the plot became.
-    var highest = 0;
-    above.forEach(function (item) {
-      var thing = layout[item.list][item.index];
-      thing.y = 1 + item.px / plotHeight;
-      if (item.x !== undefined) { thing.x = item.x; }
-      highest = Math.max(highest, item.px + (item.list === 'annotations' ? 18 : 34));
-    });
-    Object.keys(layout).forEach(function (key) {
-      if (/^xaxis\d*$/.test(key) && layout[key].side === 'top') {
-        highest = Math.max(highest, 26);  // tick labels above the plot
-      }
-    });
-    if (layout.legend && layout.legend.orientation === 'h' && (layout.legend.y || 0) >= 1) {
-      highest = Math.max(highest, 28);
-    }
-    if ((layout.annotations || []).some(function (note) {
-      return note.yref === 'paper' && Math.abs(note.y - 1) < 0.02;
-    })) {
-      highest = Math.max(highest, 26);  // a subplot title on the plot's top edge
-    }
-    // The title: wrapped to the width, above everything else.
-    var titleChars = Math.floor((width - 20) / (13 * CHAR_WIDTH));
-    var titleLines = 0;
-    var fitTitle = function (text) {
-      var wrapped = wrap(text, titleChars);
-      titleLines = Math.max(titleLines, lineCount(wrapped));
-      return wrapped;
-    };
-    var title = typeof layout.title === 'string' ? {text: layout.title} : Object.assign({}, layout.title || {});
-    if (title.text) {
-      title.text = fitTitle(title.text);
-    }
-    (layout.sliders || []).concat(layout.updatemenus || []).forEach(function (control) {
-      (control.steps || control.buttons || []).forEach(function (step) {
-        (step.args || []).forEach(function (change) {
-          if (change && typeof change === 'object' && typeof change['title.text'] === 'string') {
-            change['title.text'] = fitTitle(change['title.text']);
-          }
-        });
-      });
-    });
-    if (titleLines) {
-      layout.title = Object.assign(title, {
-        font: Object.assign({}, title.font || {}, {size: 13}),
-        x: 0, xref: 'container', xanchor: 'left', y: 1, yref: 'paper', yanchor: 'bottom',
-        pad: {t: 0, b: highest + 12 + 16 * (titleLines - 1), l: 8}});
-    }
-    var needed = highest + 12 + 33 * titleLines + 10;
-    extraTop += Math.max(0, needed - margin.t - extraTop);
-    margin.t += extraTop;
-    height += extraTop;
-    Object.keys(layout).forEach(function (key) {
-      if (/^xaxis\d*$/.test(key)) {
-        layout[key] = Object.assign({automargin: true}, layout[key]);
-      }
-    });
-    var noteChars = Math.floor(plotWidth / (fontSize * CHAR_WIDTH));
-    layout.annotations = (layout.annotations || []).map(function (note) {
-      return note.text ? Object.assign({}, note, {text: wrap(note.text, noteChars)}) : note;
-    });
-    uprightCategories(spec, layout, plotWidth, fontSize);
-    // A colour bar's title beside the bar, not on top of its highest tick label.
-    spec.data.forEach(function (trace) {
-      if (trace.colorbar && trace.colorbar.title && trace.colorbar.title.text) {
-        trace.colorbar = Object.assign({}, trace.colorbar, {
-          title: Object.assign({}, trace.colorbar.title, {side: 'right'})});
-      }
-    });
-    layout.margin = margin;
-    layout.height = Math.round(height);
-    return layout;
-  }
-
-  // Category tick labels too long to stand side by side are turned upright.
-  function uprightCategories(spec, layout, plotWidth, fontSize) {
-    var labels = {};
-    spec.data.forEach(function (trace) {
-      if (!Array.isArray(trace.x) || typeof trace.x[0] !== 'string') { return; }
-      var key = 'xaxis' + String(trace.xaxis || 'x').slice(1);
-      labels[key] = (labels[key] || []).concat(trace.x);
-    });
-    Object.keys(labels).forEach(function (key) {
-      var unique = labels[key].filter(function (v, i, all) { return all.indexOf(v) === i; });
-      var longest = Math.max.apply(null, unique.map(function (v) { return v.length; }));
-      if (longest * fontSize * CHAR_WIDTH > plotWidth / unique.length) {
-        layout[key] = Object.assign({}, layout[key], {tickangle: -90});
-      }
-    });
   }
 
   // After drawing on a phone: move a slider down when the tick labels above it reach it.
@@ -345,7 +104,7 @@
       var narrow = gd.clientWidth < NARROW;
       // On a phone the toolbar would cover the title; pinch and drag still zoom and pan.
       var config = {responsive: true, displaylogo: false, displayModeBar: !narrow};
-      var layout = fitToWidth(spec, gd.clientWidth);
+      var layout = fit.fitToWidth(spec, gd.clientWidth);
       var preview = gd.querySelector('.course-plot-preview');
       if (preview) { preview.remove(); }
       gd.style.height = layout.height + 'px';
@@ -361,6 +120,21 @@
     });
   }
 
+  // Before it is drawn, a figure on a phone takes the height it will have once drawn: the
+  // build worked it out for every width, and lists where it changes
+  // (data-narrow-heights="240:932 280:899 400:866", figure_heights.py); the figure takes the
+  // one for the widest width its box reaches (a whole number of px, as clientWidth is).
+  function reserveHeight(gd, width) {
+    width = Math.round(width);
+    if (gd.dataset.state || width >= NARROW || !gd.dataset.narrowHeights) { return; }
+    var height = 0;
+    gd.dataset.narrowHeights.split(' ').forEach(function (pair, index) {
+      var parts = pair.split(':');
+      if (index === 0 || Number(parts[0]) <= width) { height = Number(parts[1]); }
+    });
+    gd.style.height = height + 'px';
+  }
+
   function start() {
     var figures = document.querySelectorAll('.course-plot');
     if (!('IntersectionObserver' in window)) {
@@ -369,6 +143,7 @@
     }
     var observer = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
+        reserveHeight(entry.target, entry.boundingClientRect.width);
         if (entry.isIntersecting) {
           observer.unobserve(entry.target);
           draw(entry.target);

@@ -82,3 +82,26 @@ def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
             if label["title"] and toolbar and overlapping([label, toolbar]):
                 problems.append(f"figure {index}: the title {label['text']!r} is under the toolbar")
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+
+
+FIGURE_HEIGHTS = """() => [...document.querySelectorAll('.course-plot')]
+    .map(gd => [gd.id, gd.dataset.state || '', gd.getBoundingClientRect().height])"""
+FIGURE_PAGES = [name for name in DOCNAMES if "/lessons/" in name]
+
+
+@pytest.mark.parametrize("docname", FIGURE_PAGES)
+@pytest.mark.parametrize("width", [360, 390])
+def test_figures_take_their_phone_height_before_they_are_drawn(browser, site_url, docname, width):
+    """A figure further down already has the height it gets when drawn: nothing below it moves."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(width, 800))
+    try:
+        page = result.page
+        waiting = {name: height for name, state, height in page.evaluate(FIGURE_HEIGHTS) if not state}
+        draw_every_figure(page)
+        drawn = {name: height for name, _, height in page.evaluate(FIGURE_HEIGHTS)}
+        assert waiting, f"{docname}: every figure is drawn at load; the test checks nothing"
+        grew = {name: (height, drawn[name]) for name, height in waiting.items()
+                if abs(drawn[name] - height) > 1}
+        assert grew == {}, f"{docname} at {width} px: waiting height -> drawn height"
+    finally:
+        result.page.context.close()

@@ -1,0 +1,51 @@
+"""Each figure's height on a phone is worked out at build time with the site's own layout rules
+(``_ext/figure_heights.py``, ``tools/figure_heights.js``, ``_ext/static/course-figure-fit.js``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from .conftest import REPO_ROOT
+
+sys.path.insert(0, str(REPO_ROOT / "_ext"))
+import figure_heights
+
+TITLE = ("Two tables of positions side by side: on the left the sinusoidal table, "
+         "on the right the table a model learned in training")
+SIDE_BY_SIDE = {
+    "data": [{"type": "heatmap", "z": [[1, 2], [3, 4]], "xaxis": "x", "yaxis": "y"},
+             {"type": "heatmap", "z": [[1, 2], [3, 4]], "xaxis": "x2", "yaxis": "y2"}],
+    "layout": {"height": 400, "title": {"text": TITLE},
+               "xaxis": {"domain": [0, 0.45]}, "yaxis": {"domain": [0, 1]},
+               "xaxis2": {"domain": [0.55, 1], "anchor": "y2"}, "yaxis2": {"domain": [0, 1], "anchor": "x2"}},
+}
+ONE_PANEL = {"data": [{"type": "scatter", "y": [1, 2]}], "layout": {"height": 300}}
+
+
+def test_side_by_side_panels_are_stacked_and_a_narrower_phone_never_gets_a_shorter_figure():
+    heights = figure_heights.phone_heights({"a": json.dumps(SIDE_BY_SIDE), "b": json.dumps(ONE_PANEL)})
+    assert len(heights["a"]) == len(heights["b"]) == len(figure_heights.WIDTHS)
+    assert min(heights["a"]) > 1.5 * SIDE_BY_SIDE["layout"]["height"]  # two panels, one under the other
+    assert heights["a"] == sorted(heights["a"], reverse=True)  # the title wraps onto fewer lines
+    assert heights["a"][0] > heights["a"][-1]
+    assert set(heights["b"]) == {300}
+
+
+def test_the_div_lists_only_the_widths_where_the_height_changes():
+    body = '<div class="course-plot" id="a" style="height:400px;"></div><div class="course-plot" id="b">'
+    heights = {"a": [900] * 40 + [880] * (len(figure_heights.WIDTHS) - 40),
+               "b": [300] * len(figure_heights.WIDTHS)}
+    marked = figure_heights.mark_phone_heights(body, heights)
+    first = figure_heights.WIDTHS[0]
+    assert f'id="a" data-narrow-heights="{first}:900 {first + 40}:880" style=' in marked
+    assert f'id="b" data-narrow-heights="{first}:300">' in marked
+    with pytest.raises(figure_heights.FigureHeightError, match="no phone heights for figure b"):
+        figure_heights.mark_phone_heights(body, {"a": heights["a"]})
+
+
+def test_a_figure_the_layout_rules_cannot_read_fails_the_build():
+    with pytest.raises(figure_heights.FigureHeightError, match="TypeError"):
+        figure_heights.phone_heights({"broken": json.dumps({"layout": {}})})
