@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import shutil
+from concurrent.futures import Future
 from pathlib import Path
 
 import code_spans
@@ -188,15 +189,20 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         app.add_css_file("self_check.css")
 
 
+# The phone heights of the figures of each page written in this build, being worked out
+# (figure_heights.py); _finish_pages writes them on the pages.
+PENDING_HEIGHTS: dict[str, Future] = {}
+
+
 def _move_figure_data_out(app, pagename: str, context: dict, body: str) -> str:
     """Write each figure's JSON to its own file under _static/figures/, fetched when the
-    figure is drawn: the page itself stays small. Each figure's div gets its phone heights
-    (figure_heights.py)."""
+    figure is drawn: the page itself stays small. Starts working out each figure's phone
+    heights (figure_heights.py)."""
     folder = Path(app.outdir) / FIGURE_DATA / pagename
     folder.mkdir(parents=True, exist_ok=True)
     figures = {re.search(r'data-for="([^"]+)"', match.group(0)).group(1): match.group(1)
                for match in SPEC_PATTERN.finditer(body)}
-    body = figure_heights.mark_phone_heights(body, figure_heights.phone_heights(figures))
+    PENDING_HEIGHTS[pagename] = figure_heights.phone_heights_in_background(figures)
 
     def move(match: re.Match) -> str:
         div_id = re.search(r'data-for="([^"]+)"', match.group(0)).group(1)
@@ -250,7 +256,8 @@ def _lazy_images(page: Path, text: str) -> str:
 def _finish_pages(outdir: Path, icons: dict | None) -> None:
     """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
     output images; code listings without the spans that change nothing (``code_spans.py``);
-    a head that does not hold up the first paint (``first_paint.py``)."""
+    a head that does not hold up the first paint (``first_paint.py``). Pages written in this
+    build: their figures' phone heights."""
     pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
     pygments_css = outdir / "_static" / "pygments.css"
     neutral = code_spans.neutral_classes(pygments_css.read_text()) if pygments_css.exists() else set()
@@ -260,11 +267,17 @@ def _finish_pages(outdir: Path, icons: dict | None) -> None:
     for page, text in pages.items():
         text = math_svg.replace_formulas(text, math.get(page, math_svg.NO_MATH),
                                          page=str(page.relative_to(outdir)))
+        heights = PENDING_HEIGHTS.pop(page.relative_to(outdir).with_suffix("").as_posix(), None)
+        if heights is not None:
+            text = figure_heights.mark_phone_heights(text, heights.result())
         text = _lazy_images(page, text)
         text = code_spans.unwrap_neutral_spans(text, neutral)
         if icons is not None:
             text = theme_icons.inline_icons(text, icons)
         finished[page] = text
+    if PENDING_HEIGHTS:
+        raise figure_heights.FigureHeightError("pages written but not found in the output: "
+                                               + ", ".join(sorted(PENDING_HEIGHTS)))
     # The redirect at the site's root has no head.
     finished.update(first_paint.finish_heads(outdir, {page: text for page, text in finished.items()
                                                       if "</head>" in text}))

@@ -9,12 +9,16 @@ every width in px from ``WIDTHS[0]`` up to the phone layout's limit, and writes 
 figure's div the widths where its height changes (``data-narrow-heights="240:932 280:899
 400:866"``: 899 px from 280 px wide to 399 px). The loader gives the figure the height for the
 widest of those widths that its box reaches, as soon as the browser reports where the box is.
+
+The heights of a page's figures are worked out while Sphinx writes the pages after it, and
+written on the page when the build finishes.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from node_tools import REPO_ROOT, run_node_script
 
@@ -41,6 +45,16 @@ def phone_heights(figures: dict[str, str]) -> dict[str, list[int]]:
         return {}
     request = {"widths": WIDTHS, "figures": {name: json.loads(text) for name, text in figures.items()}}
     return run_node_script(FIGURE_HEIGHTS_JS, request, FigureHeightError)
+
+
+# One page at a time, beside the build: node works on a page's figures on one core while
+# Sphinx goes on writing the next pages on the other.
+_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="figure-heights")
+
+
+def phone_heights_in_background(figures: dict[str, str]) -> Future:
+    """Start :func:`phone_heights` on another thread; its ``result()`` is what it returns."""
+    return _BACKGROUND.submit(phone_heights, figures)
 
 
 def mark_phone_heights(body: str, heights: dict[str, list[int]]) -> str:

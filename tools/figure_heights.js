@@ -12,8 +12,7 @@ process.stdin.on('end', () => {
   const request = JSON.parse(input);
   const heights = {};
   for (const [id, figure] of Object.entries(request.figures)) {
-    // fitToWidth changes the figure's traces (their colour bars): a fresh copy for each width.
-    heights[id] = request.widths.map((width) => fit.fitToWidth(JSON.parse(JSON.stringify(figure)), width).height);
+    heights[id] = request.widths.map((width) => fit.fitToWidth(figure, width).layout.height);
   }
   process.stdout.write(JSON.stringify(heights));
 });

@@ -54,7 +54,7 @@
   }
 
   // Put side-by-side subplots one under the other, with their titles and colour bars.
-  function stack(spec, layout, panels, plotHeight, margin) {
+  function stack(data, layout, panels, plotHeight, margin) {
     var GAP = 112;  // px between panels: the panel's tick labels and the next one's title
     panels.sort(function (a, b) { return (b.y[1] - a.y[1]) || (a.x[0] - b.x[0]); });
     panels.forEach(function (panel) {
@@ -78,7 +78,7 @@
       layout.annotations[index] = Object.assign({}, note, {
         x: (note.x - panel.x[0]) / (panel.x[1] - panel.x[0]), y: panel.top, yanchor: 'bottom'});
     });
-    spec.data.forEach(function (trace) {
+    data.forEach(function (trace) {
       var panel = panels.find(function (p) {
         return (trace.xaxis || 'x') === p.xRef && (trace.yaxis || 'y') === p.yRef;
       });
@@ -135,9 +135,12 @@
     return (rows - 1) * ROW;
   }
 
+  // The figure's traces and layout at a width of `width` px: {data: [...], layout: {...}}.
+  // The spec itself is left as it is: what changes is copied.
   function fitToWidth(spec, width) {
     var layout = Object.assign({}, spec.layout);
-    if (width >= NARROW) { return layout; }
+    if (width >= NARROW) { return {data: spec.data, layout: layout}; }
+    var data = spec.data.map(function (trace) { return Object.assign({}, trace); });
     var fontSize = 11;
     var margin = Object.assign({l: 80, r: 80, t: 100, b: 80}, layout.margin || {});
     margin = Object.assign(margin, {l: Math.min(margin.l, 50), r: Math.min(margin.r, 20)});
@@ -154,7 +157,7 @@
     var extraTop = wrapMenus(layout, above, plotWidth);
     var panels = subplots(layout);
     if (panels.length > 1 && sideBySide(panels)) {
-      height = stack(spec, layout, panels, plotHeight, margin);
+      height = stack(data, layout, panels, plotHeight, margin);
       plotHeight = height - margin.t - margin.b;
     }
     // What sits above the plot keeps its distance in px, however tall the plot became.
@@ -172,7 +175,7 @@
     });
     if (layout.legend && layout.legend.orientation === 'h' && (layout.legend.y || 0) >= 1) {
       // A legend standing on the plot (yanchor bottom) grows upwards as it wraps into rows.
-      var rows = layout.legend.yanchor === 'bottom' ? legendRows(spec, plotWidth, fontSize) : 1;
+      var rows = layout.legend.yanchor === 'bottom' ? legendRows(data, plotWidth, fontSize) : 1;
       highest = Math.max(highest, 28 + LEGEND_ROW * (rows - 1));
     }
     if ((layout.annotations || []).some(function (note) {
@@ -192,13 +195,20 @@
     if (title.text) {
       title.text = fitTitle(title.text);
     }
+    // A slider step or a menu button that changes the title: its new title is wrapped too.
     (layout.sliders || []).concat(layout.updatemenus || []).forEach(function (control) {
-      (control.steps || control.buttons || []).forEach(function (step) {
-        (step.args || []).forEach(function (change) {
-          if (change && typeof change === 'object' && typeof change['title.text'] === 'string') {
-            change['title.text'] = fitTitle(change['title.text']);
+      var key = control.steps ? 'steps' : 'buttons';
+      if (!control[key]) { return; }
+      control[key] = control[key].map(function (step) {
+        if (!step.args) { return step; }
+        return Object.assign({}, step, {args: step.args.map(function (change) {
+          if (!change || typeof change !== 'object' || typeof change['title.text'] !== 'string') {
+            return change;
           }
-        });
+          var fitted = Object.assign({}, change);
+          fitted['title.text'] = fitTitle(change['title.text']);
+          return fitted;
+        })});
       });
     });
     if (titleLines) {
@@ -220,9 +230,9 @@
     layout.annotations = (layout.annotations || []).map(function (note) {
       return note.text ? Object.assign({}, note, {text: wrap(note.text, noteChars)}) : note;
     });
-    uprightCategories(spec, layout, plotWidth, fontSize);
+    uprightCategories(data, layout, plotWidth, fontSize);
     // A colour bar's title beside the bar, not on top of its highest tick label.
-    spec.data.forEach(function (trace) {
+    data.forEach(function (trace) {
       if (trace.colorbar && trace.colorbar.title && trace.colorbar.title.text) {
         trace.colorbar = Object.assign({}, trace.colorbar, {
           title: Object.assign({}, trace.colorbar.title, {side: 'right'})});
@@ -230,15 +240,15 @@
     });
     layout.margin = margin;
     layout.height = Math.round(height);
-    return layout;
+    return {data: data, layout: layout};
   }
 
   // A legend laid out in a row wraps into more rows on a phone: how many, at most (each entry
   // is its symbol and gaps, LEGEND_ENTRY px, and its text).
   var LEGEND_ENTRY = 46, LEGEND_ROW = 20;
-  function legendRows(spec, plotWidth, fontSize) {
+  function legendRows(data, plotWidth, fontSize) {
     var rows = 1, used = 0;
-    spec.data.forEach(function (trace) {
+    data.forEach(function (trace) {
       if (trace.showlegend === false || trace.visible === false || !trace.name) { return; }
       var entry = LEGEND_ENTRY + String(trace.name).length * fontSize * CHAR_WIDTH;
       if (used && used + entry > plotWidth) { rows += 1; used = 0; }
@@ -248,9 +258,9 @@
   }
 
   // Category tick labels too long to stand side by side are turned upright.
-  function uprightCategories(spec, layout, plotWidth, fontSize) {
+  function uprightCategories(data, layout, plotWidth, fontSize) {
     var labels = {};
-    spec.data.forEach(function (trace) {
+    data.forEach(function (trace) {
       if (!Array.isArray(trace.x) || typeof trace.x[0] !== 'string') { return; }
       var key = 'xaxis' + String(trace.xaxis || 'x').slice(1);
       labels[key] = (labels[key] || []).concat(trace.x);

@@ -104,11 +104,11 @@
       var narrow = gd.clientWidth < NARROW;
       // On a phone the toolbar would cover the title; pinch and drag still zoom and pan.
       var config = {responsive: true, displaylogo: false, displayModeBar: !narrow};
-      var layout = fit.fitToWidth(spec, gd.clientWidth);
+      var fitted = fit.fitToWidth(spec, gd.clientWidth);
       var preview = gd.querySelector('.course-plot-preview');
       if (preview) { preview.remove(); }
-      gd.style.height = layout.height + 'px';
-      return Plotly.newPlot(gd, spec.data, layout, config).then(function () {
+      gd.style.height = fitted.layout.height + 'px';
+      return Plotly.newPlot(gd, fitted.data, fitted.layout, config).then(function () {
         return narrow ? clearSliders(Plotly, gd).then(function () { return clearLegend(Plotly, gd); }) : null;
       });
     }).then(function () {

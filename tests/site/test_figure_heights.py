@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 import pytest
@@ -49,3 +50,25 @@ def test_the_div_lists_only_the_widths_where_the_height_changes():
 def test_a_figure_the_layout_rules_cannot_read_fails_the_build():
     with pytest.raises(figure_heights.FigureHeightError, match="TypeError"):
         figure_heights.phone_heights({"broken": json.dumps({"layout": {}})})
+
+
+def test_fitting_a_figure_to_a_phone_copies_what_it_changes_and_leaves_the_figure_as_it_was():
+    """The build fits one figure to 360 widths in turn, and the loader draws what it returns."""
+    figure = json.loads(json.dumps(SIDE_BY_SIDE))
+    figure["data"][0]["colorbar"] = {"title": {"text": "value"}}
+    figure["layout"]["sliders"] = [{"steps": [{"method": "update", "label": "a",
+                                               "args": [{"visible": [True, False]}, {"title.text": TITLE}]}]}]
+    script = ("const fit = require(process.argv[1]); const figure = JSON.parse(process.argv[2]);"
+              "const before = JSON.stringify(figure); const fitted = fit.fitToWidth(figure, 390);"
+              "console.log(JSON.stringify({unchanged: JSON.stringify(figure) === before, fitted}));")
+    fit = REPO_ROOT / "_ext" / "static" / "course-figure-fit.js"
+    result = subprocess.run(["node", "-e", script, str(fit), json.dumps(figure)],
+                            capture_output=True, text=True, check=True)
+    answer = json.loads(result.stdout)
+    assert answer["unchanged"]
+    fitted = answer["fitted"]
+    assert fitted["data"][0]["colorbar"]["title"]["side"] == "right"
+    assert fitted["data"][1]["colorbar"]["thickness"] == 10  # stacked: each panel's colour bar beside it
+    assert "<br>" in fitted["layout"]["sliders"][0]["steps"][0]["args"][1]["title.text"]
+    assert fitted["layout"]["sliders"][0]["steps"][0]["args"][0] == {"visible": [True, False]}
+    assert fitted["layout"]["height"] > figure["layout"]["height"]
