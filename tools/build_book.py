@@ -189,11 +189,28 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     return page, result.time, None, notebook
 
 
-def describe_machine() -> dict[str, str]:
-    """Where the pages run (the site's footer says it): device, its name, torch, Python."""
-    from embedding_course.device import build_info
+# Where the pages run (the site's footer says it): device, its name, torch, Python. Importing
+# torch takes about 2 s of CPU; a process of the lowest priority does it while the pages run,
+# on whatever CPU time they leave.
+DESCRIBE_MACHINE = ("import json, os; os.nice(19); from embedding_course.device import build_info; "
+                    "print(json.dumps(build_info()))")
 
-    return build_info()
+
+def stale_pages(root: Path, toc: Path, cache_dir: Path) -> list[Path]:
+    """The pages whose cells have no entry in the execution cache (all of them, with no cache)."""
+    pages = toc_pages(root, toc)
+    if not cache_dir.exists():
+        return pages
+    from jupyter_cache import get_cache
+
+    cache = get_cache(str(cache_dir))
+    stale = []
+    for page in pages:
+        try:
+            cache.match_cache_notebook(read_page(page))
+        except KeyError:
+            stale.append(page)
+    return stale
 
 
 def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeout: int,
@@ -201,23 +218,14 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
     """Execute, in parallel, every page whose cells have no entry in the cache; cache them.
 
     Args:
-        build_info: when pages run, also write :func:`describe_machine` there (as JSON), in a
-            worker once the pages are handed out, so that the Sphinx build need not import torch.
+        build_info: when pages run, also write where they run there (as JSON, from
+            ``embedding_course.device.build_info``), so that the Sphinx build need not import torch.
     Returns:
         The execution seconds per page (relative to ``root``).
     Raises:
         SystemExit: a page failed.
     """
-    from jupyter_cache import get_cache
-    from jupyter_cache.base import CacheBundleIn
-
-    cache = get_cache(str(cache_dir))
-    stale = []
-    for page in toc_pages(root, toc):
-        try:
-            cache.match_cache_notebook(read_page(page))
-        except KeyError:
-            stale.append(page)
+    stale = stale_pages(root, toc, cache_dir)
     if not stale:
         return {}
     stale.sort(key=lambda page: -page.stat().st_size)  # the longest pages first
@@ -225,9 +233,15 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
     print(f"build_book: executing {len(stale)} page(s), {workers} at a time", flush=True)
     times: dict[str, float] = {}
     failures = []
+    machine = (subprocess.Popen([sys.executable, "-c", DESCRIBE_MACHINE], stdout=subprocess.PIPE, text=True)
+               if build_info is not None else None)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(execute_page, str(root), str(page), timeout) for page in stale]
-        machine = pool.submit(describe_machine) if build_info is not None else None
+        # Imported while the pages run: the results go into the cache as they come.
+        from jupyter_cache import get_cache
+        from jupyter_cache.base import CacheBundleIn
+
+        cache = get_cache(str(cache_dir))
         for future in as_completed(futures):
             page, seconds, error, notebook = future.result()
             name = Path(page).relative_to(root).as_posix()
@@ -238,8 +252,11 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
             print(f"build_book: executed {name} in {seconds:.1f} s", flush=True)
             cache.cache_notebook_bundle(CacheBundleIn(notebook, page, data={"execution_seconds": seconds}),
                                         check_validity=False, overwrite=True)
-        if machine is not None:
-            build_info.write_text(json.dumps(machine.result(), indent=1, sort_keys=True) + "\n")
+    if machine is not None:
+        described, _ = machine.communicate()
+        if machine.returncode != 0:
+            raise SystemExit(f"build_book: describing the machine failed (exit {machine.returncode})")
+        build_info.write_text(json.dumps(json.loads(described), indent=1, sort_keys=True) + "\n")
     if failures:
         raise SystemExit("build_book: executing a page failed\n" + "\n".join(failures))
     return times
