@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,26 @@ BUILD_INFO_FILE = "build-info.json"
 UNUSED_MODULES = ("rfc3987_syntax",)
 JUPYTER_BOOK = [sys.executable, "-c", f"import sys; sys.modules.update(dict.fromkeys({UNUSED_MODULES!r})); "
                 "from jupyter_book.cli.main import main; sys.exit(main())"]
+
+
+# PyTorch picks its CPU kernels by the widest vector instructions the CPU has, AVX2 or AVX-512,
+# and the two round differently: the models that lesson 7 trains end a point apart in the
+# second decimal. So that the site says the same numbers whichever x86 machine builds it, the
+# pages run PyTorch's AVX2 kernels wherever the CPU has AVX2. Set ATEN_CPU_CAPABILITY to
+# choose otherwise ("default", "avx2", "avx512").
+CPU_KERNELS_VARIABLE = "ATEN_CPU_CAPABILITY"
+
+
+def cpu_kernels(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
+    """The CPU kernels the pages run PyTorch with: the variable if set, else "avx2" where
+    ``cpuinfo`` lists the flag, else None (PyTorch chooses; not an x86 Linux machine)."""
+    if CPU_KERNELS_VARIABLE in os.environ:
+        return os.environ[CPU_KERNELS_VARIABLE]
+    try:
+        text = cpuinfo.read_text()
+    except OSError:
+        return None
+    return "avx2" if re.search(r"^flags\s*:.*\bavx2\b", text, re.MULTILINE) else None
 
 
 def skip_unused_modules() -> None:
@@ -276,12 +297,16 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     code_root = root / PACKAGE_ROOT
     previous = json.loads(state_file.read_text()) if state_file.exists() else None
     sources = [root / name for name in watched + RENDERING] + [root / "book", toc or root / "_toc.yml"]
-    inputs = inputs_hash(root, [path for path in sources if path.exists()])
+    kernels = cpu_kernels()
+    if kernels is not None:  # the page workers and the process that describes the machine inherit it
+        os.environ[CPU_KERNELS_VARIABLE] = kernels
+    inputs = inputs_hash(root, [path for path in sources if path.exists()]) + f" cpu kernels {kernels}"
     built = (build_dir / "html" / "index.html").exists()
     if built and previous is not None and previous.get("inputs") == inputs:
         print("build_book: nothing changed since the last build; _build/html is up to date")
         return 0
-    current = {"global": tree_hash(root, watched, per_page=code_root, leave_out=("_ext/static",)),
+    current = {"global": tree_hash(root, watched, per_page=code_root, leave_out=("_ext/static",))
+               + f" cpu kernels {kernels}",
                "rendering": tree_hash(root, RENDERING), "pages": page_hashes(root, code_root),
                "inputs": inputs}
     command = [*jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]

@@ -73,6 +73,13 @@ def number(value, name: str, above: float | None = None, hint: str = "") -> floa
     return float(value)
 
 
+def non_negative(value, name: str, hint: str = "") -> float:
+    """Check that ``value`` is a finite number ``>= 0`` (a distance, a rounding error)."""
+    if not is_number(value) or value < 0:
+        raise _fail(name, "a finite number >= 0", value, hint)
+    return float(value)
+
+
 def positive(value, name: str, hint: str = "") -> float:
     """Check that ``value`` is a finite number ``> 0`` (a scale, a rate, a standard deviation)."""
     return number(value, name, above=0, hint=hint)

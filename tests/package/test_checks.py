@@ -56,6 +56,17 @@ def test_positive_numbers_reject(value):
         checks.positive(value, "lr")
 
 
+@pytest.mark.parametrize("value", [0, 0.0, 6.3e-13, np.float64(2.5), np.int64(4)])
+def test_non_negative_numbers(value):
+    assert checks.non_negative(value, "error") == float(value)
+
+
+@pytest.mark.parametrize("value", [-1e-13, -1, True, "0", float("nan"), float("inf"), None])
+def test_non_negative_numbers_reject(value):
+    with pytest.raises(ValueError, match=r"^error must be a finite number >= 0, got "):
+        checks.non_negative(value, "error")
+
+
 def test_numbers_above_a_bound():
     assert checks.number(10000, "base", above=1) == 10000.0
     with pytest.raises(ValueError, match=r"^base must be a finite number > 1, got 1 \(the paper"):

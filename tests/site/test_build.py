@@ -124,6 +124,30 @@ def test_a_package_change_shows_up_on_the_next_build(tmp_path):
     assert "probe value second" in html.read_text(), "the page still shows the old package's output"
 
 
+def test_the_pages_run_pytorch_with_the_same_cpu_kernels_on_every_x86_machine(tmp_path):
+    # AVX-512 kernels round differently from AVX2 ones; the site's numbers must not depend on
+    # which of the two the building machine has.
+    sys.path.insert(0, str(REPO_ROOT / "tools"))
+    try:
+        import build_book
+    finally:
+        sys.path.remove(str(REPO_ROOT / "tools"))
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx avx2 avx512f avx512bw\n")
+    assert build_book.cpu_kernels(cpuinfo) == "avx2"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx\n")
+    assert build_book.cpu_kernels(cpuinfo) is None
+    assert build_book.cpu_kernels(tmp_path / "absent") is None
+
+    expected = build_book.cpu_kernels()
+    probe = "import torch\nprint('kernels', torch.backends.cpu.get_cpu_capability())"
+    make_book(tmp_path / "book", cell(probe))
+    result = run_build(tmp_path / "book")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    html = (tmp_path / "book" / "_build" / "html" / "book" / "page.html").read_text()
+    assert re.search(r"kernels (\w+)", html).group(1) == (expected or "").upper() or expected is None
+
+
 # Each execution of the other page prints a new number, so a re-execution shows in its HTML.
 STAMP_CELL = cell("import other, time\nprint('other', other.VALUE, 'run', time.time_ns())")
 
