@@ -9,10 +9,11 @@ figures also depend on the course package, so this script keeps two kinds of has
 * one per page, of the package modules that page runs (``page_dependencies.py``): when a
   page's hash changes, its cache entry is dropped and the page is read and executed again.
 
-Pages that need executing are executed first, in parallel (one worker per core, the
-slowest page first), into the same execution cache that MyST-NB reads; the Sphinx build
+Pages that need executing are executed first, in parallel (one worker per core, the slowest
+of the last build first), into the same execution cache that MyST-NB reads; the Sphinx build
 then only renders. A page that fails to execute fails the build, as in MyST-NB's strict
-mode. The execution times of this run go to ``_build/execution-times.json``.
+mode. The execution times of this run go to ``_build/execution-times.json``, and each page's
+latest to ``.execution-times.json``, which outlives ``_build``.
 
 Usage:
     python tools/build_book.py                      # the whole book into _build/html
@@ -48,6 +49,9 @@ PACKAGE_ROOT = "code"  # its .py files are tracked page by page
 HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
 STATE_FILE = ".build-state.json"
 TIMES_FILE = "execution-times.json"
+# Each page's last execution time, kept beside _build (which `make clean` and a cold build
+# remove) so that the next cold build starts the slowest page first.
+HISTORY_FILE = ".execution-times.json"
 BUILD_INFO_FILE = "build-info.json"
 # nbformat (so MyST-NB and Jupyter Book) imports jsonschema, and jsonschema imports
 # rfc3987_syntax when it is installed (JupyterLab's jupyter-events asks for it). As it is
@@ -59,24 +63,31 @@ JUPYTER_BOOK = [sys.executable, "-c", f"import sys; sys.modules.update(dict.from
                 "from jupyter_book.cli.main import main; sys.exit(main())"]
 
 
-# PyTorch picks its CPU kernels by the widest vector instructions the CPU has, AVX2 or AVX-512,
-# and the two round differently: the models that lesson 7 trains end a point apart in the
-# second decimal. So that the site says the same numbers whichever x86 machine builds it, the
-# pages run PyTorch's AVX2 kernels wherever the CPU has AVX2. Set ATEN_CPU_CAPABILITY to
-# choose otherwise ("default", "avx2", "avx512").
-CPU_KERNELS_VARIABLE = "ATEN_CPU_CAPABILITY"
+# The same numbers on every x86 machine that builds the site. Float results depend on the
+# path the arithmetic takes, and the libraries pick it by the CPU: PyTorch's own kernels use
+# AVX-512 where the CPU has it, MKL (PyTorch's matrix products) has a path per processor
+# family, OpenBLAS (NumPy's) one per core type, and a sum split over more threads adds in
+# another order. The models that lesson 7 trains amplify such differences into the second
+# decimal. So the pages run on one path: AVX2 where the CPU has it, MKL's path that is the same
+# on every processor, one thread per page (the pages themselves run in parallel). A variable
+# that is already set is left as it is.
+SAME_ON_EVERY_CPU = {"MKL_CBWR": "COMPATIBLE", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+SAME_ON_EVERY_AVX2_CPU = {"ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell",
+                          "ONEDNN_MAX_CPU_ISA": "AVX2"}
 
 
-def cpu_kernels(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
-    """The CPU kernels the pages run PyTorch with: the variable if set, else "avx2" where
-    ``cpuinfo`` lists the flag, else None (PyTorch chooses; not an x86 Linux machine)."""
-    if CPU_KERNELS_VARIABLE in os.environ:
-        return os.environ[CPU_KERNELS_VARIABLE]
+def arithmetic_paths(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, str]:
+    """The variables that pin the pages' arithmetic to one path (``SAME_ON_EVERY_*``).
+
+    The AVX2 ones only where ``cpuinfo`` lists the flag (elsewhere the libraries choose; a
+    library told to use AVX2 on a CPU without it would stop). A variable already set wins.
+    """
     try:
-        text = cpuinfo.read_text()
-    except OSError:
-        return None
-    return "avx2" if re.search(r"^flags\s*:.*\bavx2\b", text, re.MULTILINE) else None
+        has_avx2 = re.search(r"^flags\s*:.*\bavx2\b", cpuinfo.read_text(), re.MULTILINE) is not None
+    except OSError:  # not Linux
+        has_avx2 = False
+    paths = {**SAME_ON_EVERY_CPU, **(SAME_ON_EVERY_AVX2_CPU if has_avx2 else {})}
+    return {name: os.environ.get(name, value) for name, value in paths.items()}
 
 
 def skip_unused_modules() -> None:
@@ -234,11 +245,20 @@ def stale_pages(root: Path, toc: Path, cache_dir: Path) -> list[Path]:
     return stale
 
 
+def slowest_first(root: Path, page: Path, history: dict[str, float]) -> tuple:
+    """Sort key: pages never timed first (by size), then by their last execution time, longest first."""
+    seconds = history.get(page.relative_to(root).as_posix())
+    return (seconds is not None, -(seconds or 0.0), -page.stat().st_size)
+
+
 def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeout: int,
-                        build_info: Path | None = None) -> dict[str, float]:
+                        build_info: Path | None = None,
+                        history: dict[str, float] | None = None) -> dict[str, float]:
     """Execute, in parallel, every page whose cells have no entry in the cache; cache them.
 
     Args:
+        history: each page's last execution time (``root``-relative): the slowest start first,
+            so that no long page is left running alone at the end.
         build_info: when pages run, also write where they run there (as JSON, from
             ``embedding_course.device.build_info``), so that the Sphinx build need not import torch.
     Returns:
@@ -249,7 +269,8 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
     stale = stale_pages(root, toc, cache_dir)
     if not stale:
         return {}
-    stale.sort(key=lambda page: -page.stat().st_size)  # the longest pages first
+    history = history or {}
+    stale.sort(key=lambda page: slowest_first(root, page, history))
     workers = max(1, min(jobs, len(stale)))
     print(f"build_book: executing {len(stale)} page(s), {workers} at a time", flush=True)
     times: dict[str, float] = {}
@@ -297,16 +318,16 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     code_root = root / PACKAGE_ROOT
     previous = json.loads(state_file.read_text()) if state_file.exists() else None
     sources = [root / name for name in watched + RENDERING] + [root / "book", toc or root / "_toc.yml"]
-    kernels = cpu_kernels()
-    if kernels is not None:  # the page workers and the process that describes the machine inherit it
-        os.environ[CPU_KERNELS_VARIABLE] = kernels
-    inputs = inputs_hash(root, [path for path in sources if path.exists()]) + f" cpu kernels {kernels}"
+    paths = arithmetic_paths()
+    os.environ.update(paths)  # the page workers and the process that describes the machine inherit them
+    paths_text = " ".join(f"{name}={value}" for name, value in sorted(paths.items()))
+    inputs = inputs_hash(root, [path for path in sources if path.exists()]) + " " + paths_text
     built = (build_dir / "html" / "index.html").exists()
     if built and previous is not None and previous.get("inputs") == inputs:
         print("build_book: nothing changed since the last build; _build/html is up to date")
         return 0
     current = {"global": tree_hash(root, watched, per_page=code_root, leave_out=("_ext/static",))
-               + f" cpu kernels {kernels}",
+               + " " + paths_text,
                "rendering": tree_hash(root, RENDERING), "pages": page_hashes(root, code_root),
                "inputs": inputs}
     command = [*jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
@@ -329,11 +350,14 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
             forget_page(cache_dir, root / page)
     build_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
+    history_file = root / HISTORY_FILE
+    history = json.loads(history_file.read_text()) if history_file.exists() else {}
     times = execute_stale_pages(root, toc or root / "_toc.yml", cache_dir, jobs, execution_timeout(root),
-                                build_info=build_dir / BUILD_INFO_FILE)
+                                build_info=build_dir / BUILD_INFO_FILE, history=history)
     if times:
         print(f"build_book: pages executed in {time.perf_counter() - start:.1f} s "
               f"(one after another: {sum(times.values()):.1f} s)", flush=True)
+        history_file.write_text(json.dumps({**history, **times}, indent=1, sort_keys=True) + "\n")
     (build_dir / TIMES_FILE).write_text(json.dumps(times, indent=1, sort_keys=True) + "\n")
     print("build_book: jupyter-book", " ".join(command[len(jupyter_book):]), flush=True)
     result = subprocess.run(command, cwd=root)

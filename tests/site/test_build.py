@@ -124,28 +124,65 @@ def test_a_package_change_shows_up_on_the_next_build(tmp_path):
     assert "probe value second" in html.read_text(), "the page still shows the old package's output"
 
 
-def test_the_pages_run_pytorch_with_the_same_cpu_kernels_on_every_x86_machine(tmp_path):
-    # AVX-512 kernels round differently from AVX2 ones; the site's numbers must not depend on
-    # which of the two the building machine has.
+def test_the_pages_run_their_arithmetic_on_one_path_on_every_x86_machine(tmp_path, monkeypatch):
+    # AVX-512 kernels, MKL's per-processor paths, OpenBLAS's per-core kernels and the thread
+    # count all change rounding; the site's numbers must not depend on the building machine.
     sys.path.insert(0, str(REPO_ROOT / "tools"))
     try:
         import build_book
     finally:
         sys.path.remove(str(REPO_ROOT / "tools"))
+    for name in [*build_book.SAME_ON_EVERY_CPU, *build_book.SAME_ON_EVERY_AVX2_CPU]:
+        monkeypatch.delenv(name, raising=False)
     cpuinfo = tmp_path / "cpuinfo"
     cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx avx2 avx512f avx512bw\n")
-    assert build_book.cpu_kernels(cpuinfo) == "avx2"
+    assert build_book.arithmetic_paths(cpuinfo) == {
+        "MKL_CBWR": "COMPATIBLE", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+        "ATEN_CPU_CAPABILITY": "avx2", "OPENBLAS_CORETYPE": "Haswell", "ONEDNN_MAX_CPU_ISA": "AVX2"}
     cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx\n")
-    assert build_book.cpu_kernels(cpuinfo) is None
-    assert build_book.cpu_kernels(tmp_path / "absent") is None
+    assert build_book.arithmetic_paths(cpuinfo) == {"MKL_CBWR": "COMPATIBLE", "OMP_NUM_THREADS": "1",
+                                                    "MKL_NUM_THREADS": "1"}
+    assert "ATEN_CPU_CAPABILITY" not in build_book.arithmetic_paths(tmp_path / "absent")
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")  # a variable already set wins
+    assert build_book.arithmetic_paths(cpuinfo)["OMP_NUM_THREADS"] == "3"
+    monkeypatch.delenv("OMP_NUM_THREADS")
 
-    expected = build_book.cpu_kernels()
-    probe = "import torch\nprint('kernels', torch.backends.cpu.get_cpu_capability())"
+    expected = build_book.arithmetic_paths()
+    probe = ("import os, torch\n"
+             "print('kernels', torch.backends.cpu.get_cpu_capability(), 'threads', torch.get_num_threads(),\n"
+             "      'mkl', os.environ.get('MKL_CBWR'))")
     make_book(tmp_path / "book", cell(probe))
     result = run_build(tmp_path / "book")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     html = (tmp_path / "book" / "_build" / "html" / "book" / "page.html").read_text()
-    assert re.search(r"kernels (\w+)", html).group(1) == (expected or "").upper() or expected is None
+    kernels, threads, mkl = re.search(r"kernels (\w+) threads (\d+) mkl (\w+)", html).groups()
+    assert (threads, mkl) == ("1", "COMPATIBLE")
+    if "ATEN_CPU_CAPABILITY" in expected:
+        assert kernels == "AVX2"
+
+
+def test_a_cold_build_starts_the_slowest_page_of_the_last_build_first(tmp_path):
+    sys.path.insert(0, str(REPO_ROOT / "tools"))
+    try:
+        import build_book
+    finally:
+        sys.path.remove(str(REPO_ROOT / "tools"))
+    sizes = {"short.md": 900, "long.md": 100, "new_small.md": 10, "new_big.md": 50}
+    for name, size in sizes.items():
+        (tmp_path / name).write_text("x" * size)
+    history = {"short.md": 2.0, "long.md": 14.0, "gone.md": 99.0}
+    pages = sorted((tmp_path / name for name in sizes),
+                   key=lambda page: build_book.slowest_first(tmp_path, page, history))
+    # pages never timed first (the bigger first), then by their last time, longest first
+    assert [page.name for page in pages] == ["new_big.md", "new_small.md", "long.md", "short.md"]
+
+    make_book(tmp_path / "book", cell("print('timed')"))
+    assert run_build(tmp_path / "book").returncode == 0
+    recorded = json.loads((tmp_path / "book" / build_book.HISTORY_FILE).read_text())
+    assert set(recorded) == {"book/page.md"} and recorded["book/page.md"] > 0
+    shutil.rmtree(tmp_path / "book" / "_build")  # a cold build keeps what the last one measured
+    assert run_build(tmp_path / "book").returncode == 0
+    assert set(json.loads((tmp_path / "book" / build_book.HISTORY_FILE).read_text())) == {"book/page.md"}
 
 
 # Each execution of the other page prints a new number, so a re-execution shows in its HTML.
