@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import shutil
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -147,7 +148,22 @@ def _build_footer(outdir: Path) -> str:
             f'({info["device_name"]}) with PyTorch {info["torch"]} and Python {info["python"]}.</p>')
 
 
+def _wait_for_the_pages() -> None:
+    """``tools/build_book.py`` starts this build while its last pages still run, so that
+    Sphinx starts up on a free core; it then names a file that appears once they are done.
+    Nothing that reads their results (the footer, the execution cache) runs before it."""
+    signal = os.environ.get("COURSE_WAIT_FOR_PAGES")  # build_book.PAGES_DONE_VARIABLE
+    if not signal:
+        return
+    parent = os.getppid()
+    while not Path(signal).exists():
+        if os.getppid() != parent:  # build_book.py is gone
+            raise SystemExit("course_site: the build that started Sphinx stopped")
+        time.sleep(0.01)
+
+
 def on_config_inited(app, config) -> None:
+    _wait_for_the_pages()
     _check_vendor()
     _check_plotly_versions()
     static = str(Path(__file__).parent / "static")

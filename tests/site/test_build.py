@@ -185,6 +185,28 @@ def test_a_cold_build_starts_the_slowest_page_of_the_last_build_first(tmp_path):
     assert set(json.loads((tmp_path / "book" / build_book.HISTORY_FILE).read_text())) == {"book/page.md"}
 
 
+def test_sphinx_starts_while_the_last_page_runs_and_reads_only_after_it(tmp_path):
+    # Two pages, one per worker: Sphinx starts at once, and must wait for the slow page.
+    make_book(tmp_path, cell("print('quick')"),
+              pages={"slow": cell("import time\ntime.sleep(6)\nprint('slow page', 'done')")})
+    result = run_build(tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    output = result.stdout
+    assert output.index("build_book: jupyter-book build") < output.index("executed book/slow.md")
+    assert output.index("executed book/slow.md") < output.index("reading sources")
+    assert "slow page done" in _text(tmp_path, "slow")
+    assert not (tmp_path / "_build" / "pages-executed").exists()
+
+
+def test_a_failing_page_stops_the_sphinx_that_waits_for_it(tmp_path):
+    make_book(tmp_path, cell("import time\ntime.sleep(3)\nraise RuntimeError('broken on purpose')"))
+    result = run_build(tmp_path)
+    assert result.returncode != 0
+    assert "broken on purpose" in result.stdout + result.stderr
+    waiting = subprocess.run(["pgrep", "-f", f"jupyter_book.*{tmp_path}"], capture_output=True, text=True)
+    assert waiting.stdout == "", "a Sphinx process still waits for pages that failed"
+
+
 # Each execution of the other page prints a new number, so a re-execution shows in its HTML.
 STAMP_CELL = cell("import other, time\nprint('other', other.VALUE, 'run', time.time_ns())")
 
