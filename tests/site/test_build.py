@@ -200,7 +200,12 @@ def test_sphinx_starts_while_the_last_page_runs_and_reads_only_after_it(tmp_path
 
 def test_a_failing_page_stops_the_sphinx_that_waits_for_it(tmp_path):
     make_book(tmp_path, cell("import time\ntime.sleep(3)\nraise RuntimeError('broken on purpose')"))
-    result = run_build(tmp_path)
+    environment = dict(os.environ, PYTHONPATH=str(tmp_path / "code"))
+    try:  # a Sphinx left waiting would hold the output pipe open: the build would never end
+        result = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--root", str(tmp_path)], cwd=tmp_path,
+                                env=environment, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the build did not end: a Sphinx process still waits for pages that failed")
     assert result.returncode != 0
     assert "broken on purpose" in result.stdout + result.stderr
     waiting = subprocess.run(["pgrep", "-f", f"jupyter_book.*{tmp_path}"], capture_output=True, text=True)
