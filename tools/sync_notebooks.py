@@ -29,6 +29,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -156,10 +157,8 @@ def executed_notebook(markdown: str, page: Path, caches: list[Path]) -> nbformat
                      "values are unknown. Build first: `make notebooks` runs `make book` and then this.")
 
 
-def glue_lookup(executed: nbformat.NotebookNode, page: Path):
-    """A function (key, format spec) -> the text that ``{glue:text}`key:spec` `` shows on the page."""
-    from myst_nb.core.variables import format_plain_text
-
+def glued_values(executed: nbformat.NotebookNode) -> dict[str, str | None]:
+    """Each glue key of an executed notebook -> its value's plain text (``repr`` of the value)."""
     values = {}
     for cell in executed.cells:
         for output in cell.get("outputs", []):
@@ -168,6 +167,14 @@ def glue_lookup(executed: nbformat.NotebookNode, page: Path):
                 prefix = scrapbook.get("mime_prefix", "")
                 data = {mime[len(prefix):]: value for mime, value in output["data"].items()}
                 values[scrapbook["name"]] = data.get("text/plain")
+    return values
+
+
+def glue_lookup(executed: nbformat.NotebookNode, page: Path):
+    """A function (key, format spec) -> the text that ``{glue:text}`key:spec` `` shows on the page."""
+    from myst_nb.core.variables import format_plain_text
+
+    values = glued_values(executed)
 
     def lookup(key: str, spec: str) -> str:
         if values.get(key) is None:
@@ -205,8 +212,7 @@ def solution_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nbformat.v4.new_markdown_cell(SOLUTION_TEMPLATE.format(source=cell.source.strip("\n")))
 
 
-def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbformat.NotebookNode]:
-    lookup = glue_lookup(executed_notebook(markdown, page, caches), page)
+def notebook_cells(markdown: str, page: Path, lookup) -> list[nbformat.NotebookNode]:
     references = reference_lookup(page)
     cells = []
     in_exercises = False
@@ -232,9 +238,10 @@ def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbform
     return cells
 
 
-def notebook_json(markdown: str, page: Path, caches: list[Path]) -> str:
+def notebook_json(markdown: str, page: Path, lookup) -> str:
+    """The twin of a page as it is written to disk; ``lookup`` gives each glued text (``glue_lookup``)."""
     notebook = jupytext.reads(markdown, fmt="md:myst")
-    notebook.cells = notebook_cells(markdown, page, caches)
+    notebook.cells = notebook_cells(markdown, page, lookup)
     notebook.metadata.pop("jupytext", None)
     notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     notebook.metadata["language_info"] = {"name": "python"}
@@ -242,6 +249,67 @@ def notebook_json(markdown: str, page: Path, caches: list[Path]) -> str:
         cell.id = f"cell-{index}"  # stable ids: regenerating gives the same file
     nbformat.validate(notebook)
     return nbformat.writes(notebook) + "\n"
+
+
+GLUE_SLOT = "\x00{}\x00"  # stands for the n-th glued text while a twin is compared
+SLOT_MARK = "\\u0000"  # how the twin's JSON writes the NUL around a slot
+ESCAPED = re.compile(r"\\([\\`*_\[\]<>|])")  # a character the Markdown of a twin escapes
+
+
+def differences(page: Path, markdown: str, twin: str, lookup) -> list[str]:
+    """How the committed ``twin`` of ``page`` differs from the twin this build would write.
+
+    The text and code must be the same to the character. A glued number may differ by one unit
+    in its last quoted place: that is where a rounding difference between machines can tip a
+    value that sits on a rounding boundary, and the prose is written so that nothing finer can
+    move (``tools/prose_stability.py`` checks it). Anything else glued must be the same.
+    """
+    texts: list[str] = []
+
+    def slot(key: str, spec: str) -> str:
+        texts.append(lookup(key, spec))
+        return GLUE_SLOT.format(len(texts) - 1)
+
+    name = page.with_suffix(".ipynb").name
+    pieces = notebook_json(markdown, page, slot).split(SLOT_MARK)  # text, slot, text, slot, ..., text
+    literal, slots = pieces[0::2], [int(number) for number in pieces[1::2]]
+    if not twin.startswith(literal[0]):
+        return [f"{name}: its text differs before the first glued value"]
+    position, found = len(literal[0]), []
+    for slot_number, after in zip(slots, literal[1:], strict=True):
+        end = twin.find(after, position) if after else -1  # two glued values side by side: no match
+        if end < 0 or "\\n" in twin[position:end]:
+            return [f"{name}: its text differs after the glued value {texts[slot_number]!r}"]
+        shown = ESCAPED.sub(r"\1", json.loads(f'"{twin[position:end]}"'))
+        found.append((texts[slot_number], shown))
+        position = end + len(after)
+    if position != len(twin):
+        return [f"{name}: its text differs after the last glued value"]
+    return [f"{name}: a glued value reads {old!r}, this build says {new!r}"
+            for new, old in found if not same_reading(new, old)]
+
+
+def same_reading(new: str, old: str) -> bool:
+    """Equal, or the same number format one unit apart in the last place (``0.17`` / ``0.16``)."""
+    if new == old:
+        return True
+    numbers = [_plain_number(text) for text in (new, old)]
+    if None in numbers or numbers[0][1] != numbers[1][1]:
+        return False
+    (a, decimals), (b, _) = numbers
+    return abs(a - b) <= 10.0 ** -decimals * (1 + 1e-9)
+
+
+def _plain_number(text: str) -> tuple[float, int] | None:
+    """A number written in plain decimals (``1,234.56``, ``-0.17``, ``42%``) and its decimals."""
+    digits = text.strip().rstrip("%").replace(",", "").replace("\u2212", "-")
+    try:
+        value = float(digits)
+    except ValueError:
+        return None
+    if "e" in digits.lower() or "inf" in digits.lower() or "nan" in digits.lower():
+        return None
+    return value, len(digits.partition(".")[2])
 
 
 def main() -> int:
@@ -254,20 +322,33 @@ def main() -> int:
     setup_cell = SETUP_TEMPLATE.format(url=url, branch=branch, nodeps=no_deps_packages(args.root),
                                        tags=SETUP_TAGS)
     caches = execution_caches(args.root)
-    stale = []
+    stale, problems = [], []
     pages = notebook_pages(args.root)
     for page in pages:
         markdown = synced_markdown(page, setup_cell)
-        expected = {page: markdown}
-        if not args.setup_cells:
-            expected[page.with_suffix(".ipynb")] = notebook_json(markdown, page, caches)
-        for path, content in expected.items():
-            if not path.exists() or path.read_text() != content:
-                stale.append(path.relative_to(args.root))
-                if not args.check:
-                    path.write_text(content)
+        twin = page.with_suffix(".ipynb")
+        if page.read_text() != markdown:
+            stale.append(page.relative_to(args.root))
+            problems.append(f"{page.name}: its set-up cell is not the one _config.yml makes")
+            if not args.check:
+                page.write_text(markdown)
+        if args.setup_cells:
+            continue
+        lookup = glue_lookup(executed_notebook(markdown, page, caches), page)
+        if args.check:
+            found = differences(page, markdown, twin.read_text(), lookup) if twin.exists() else [
+                f"{twin.name} is missing"]
+            if found:
+                stale.append(twin.relative_to(args.root))
+                problems += found
+            continue
+        content = notebook_json(markdown, page, lookup)
+        if not twin.exists() or twin.read_text() != content:
+            stale.append(twin.relative_to(args.root))
+            twin.write_text(content)
     if args.check and stale:
         print("out of date (run `make notebooks`):", *stale, sep="\n  ")
+        print("because:", *problems, sep="\n  ")
         return 1
     print(f"{'checked' if args.check else 'synced'} {len(pages)} pages"
           + (f"; rewrote {len(stale)} files" if stale and not args.check else ""))

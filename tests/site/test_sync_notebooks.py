@@ -12,7 +12,16 @@ import nbformat
 import pytest
 from markdown_it import MarkdownIt
 from myst_markdown import UnsupportedMyST, to_jupyter
-from sync_notebooks import notebook_pages
+from prose_stability import glue_roles
+from sync_notebooks import (
+    differences,
+    executed_notebook,
+    execution_caches,
+    glue_lookup,
+    notebook_json,
+    notebook_pages,
+    same_reading,
+)
 
 from .conftest import REPO_ROOT
 
@@ -133,3 +142,37 @@ def test_without_a_build_no_notebook_is_written(tmp_path):
     assert result.returncode != 0
     assert "no executed copy" in result.stderr + result.stdout
     assert not Path(page.with_suffix(".ipynb")).exists()
+
+
+@pytest.mark.parametrize(("new", "old", "same"), [
+    ("0.17", "0.17", True), ("0.17", "0.16", True), ("0.17", "0.18", True), ("0.17", "0.15", False),
+    ("0.17", "0.170", False), ("1,234", "1,235", True), ("1,234", "1,236", False), ("42%", "41%", True),
+    ("1e-06", "1e-05", False), ("RoPE", "ALiBi", False), ("[2, 0, 3]", "[2, 0, 4]", False),
+])
+def test_a_glued_number_may_move_one_unit_in_its_last_place_and_nothing_else(new, old, same):
+    assert same_reading(new, old) is same
+
+
+def test_the_twin_check_tolerates_a_tipped_last_digit_and_nothing_more(built_site):
+    """Lesson 7's real twin against this build, with its glued numbers moved on purpose."""
+    page = REPO_ROOT / "book" / "lessons" / "07_length_generalisation.md"
+    markdown = page.read_text()
+    lookup = glue_lookup(executed_notebook(markdown, page, execution_caches(REPO_ROOT)), page)
+    twin = notebook_json(markdown, page, lookup)
+    assert differences(page, markdown, twin, lookup) == []
+
+    def moved(units):
+        def shifted(key, spec):
+            text = lookup(key, spec)
+            if re.fullmatch(r"\d+\.\d+", text):
+                decimals = len(text.partition(".")[2])
+                return f"{float(text) + units * 10.0 ** -decimals:.{decimals}f}"
+            return text
+        return shifted
+
+    assert any(re.fullmatch(r"\d+\.\d+", lookup(*role)) for role in glue_roles(page)), "no decimal is glued"
+    assert differences(page, markdown, notebook_json(markdown, page, moved(1)), lookup) == []
+    two_units = notebook_json(markdown, page, moved(2))
+    assert differences(page, markdown, two_units, lookup), "a real change passed"
+    reworded = twin.replace("Learning goals", "Learning aims", 1)
+    assert reworded != twin and differences(page, markdown, reworded, lookup), "a reworded twin passed"
