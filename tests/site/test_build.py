@@ -67,38 +67,85 @@ def cell(source: str) -> str:
     return f"```{{code-cell}} ipython3\n{source}\n```\n\n"
 
 
-def test_a_failing_cell_fails_the_build(tmp_path):
-    make_book(tmp_path, cell("raise RuntimeError('this cell is broken on purpose')"))
-    result = run_build(tmp_path)
-    assert result.returncode != 0, "a cell raised, yet the build passed"
-    assert "this cell is broken on purpose" in result.stdout + result.stderr
-
-
-def test_a_warning_fails_the_build(tmp_path):
-    make_book(tmp_path, "A link to {doc}`a page that does not exist <nowhere>`.\n")
-    result = run_build(tmp_path)
-    assert result.returncode != 0, "a broken reference only warned, yet the build passed"
-
-
-@pytest.mark.parametrize("source", [
-    "import warnings\nwarnings.warn('a warning inside a cell')",
+# Pages that each break the build in their own way, in two tiny books built once each: a cell
+# that fails stops the build before Sphinx renders, and a warning fails the rendering. Each book
+# reports every broken page, so each test reads its own page's failure.
+FAILING_PAGES = {
+    "page": "import time\ntime.sleep(3)\nraise RuntimeError('broken on purpose')",
+    "raises": "raise RuntimeError('this cell is broken on purpose')",
+    # a message the notebook client cannot handle: it only logs it, which Sphinx never sees
+    "client_warning": "from comm import create_comm\ncreate_comm(target_name='nobody.listens')",
+}
+WARNING_PAGES = {
+    "page": "A link to {doc}`a page that does not exist <nowhere>`.\n",
+    "warns": cell("import warnings\nwarnings.warn('a warning inside a cell')"),
     # stdout first: stderr must not hide inside a merged stream
-    "import sys\nprint('some output')\nprint('a library warning', file=sys.stderr)",
-], ids=["warning", "stderr-after-stdout"])
-def test_a_cell_writing_to_stderr_fails_the_build(tmp_path, source):
-    make_book(tmp_path, cell(source))
-    result = run_build(tmp_path)
-    assert result.returncode != 0, "a cell wrote to stderr, yet the build passed"
-    assert "mystnb.stderr" in result.stdout + result.stderr
+    "stderr_after_stdout": cell("import sys\nprint('some output')\n"
+                                "print('a library warning', file=sys.stderr)"),
+}
 
 
-def test_a_notebook_client_warning_fails_the_build(tmp_path):
-    # A message the notebook client cannot handle: it only logs it, which Sphinx never sees.
-    make_book(tmp_path, cell("from comm import create_comm\ncreate_comm(target_name='nobody.listens')"))
-    result = run_build(tmp_path)
-    assert result.returncode != 0, "the notebook client logged a problem, yet the build passed"
-    output = result.stdout + result.stderr
-    assert "the notebook client reported: No handler found for comm target 'nobody.listens'" in output
+def build_broken_book(root: Path, pages: dict[str, str]) -> tuple[str, int, Path]:
+    make_book(root, pages["page"], pages={name: body for name, body in pages.items() if name != "page"})
+    environment = dict(os.environ, PYTHONPATH=str(root / "code"))
+    try:  # a Sphinx left waiting would hold the output pipe open: the build would never end
+        result = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--root", str(root)], cwd=root,
+                                env=environment, capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the build did not end: a Sphinx process still waits for pages that failed")
+    return result.stdout + result.stderr, result.returncode, root
+
+
+@pytest.fixture(scope="module")
+def failing_build(tmp_path_factory):
+    """(output, return code, root) of a tiny book whose pages' cells fail."""
+    return build_broken_book(tmp_path_factory.mktemp("failing"),
+                             {name: cell(source) for name, source in FAILING_PAGES.items()})
+
+
+@pytest.fixture(scope="module")
+def warning_build(tmp_path_factory):
+    """(output, return code, root) of a tiny book whose pages' rendering warns."""
+    return build_broken_book(tmp_path_factory.mktemp("warning"), WARNING_PAGES)
+
+
+def failure_of(output: str, page: str) -> str:
+    """What the build reported for one page: its execution failure or its warning lines."""
+    marker = f"book/{page}.md:"
+    assert marker in output, f"the build reported nothing for {page}:\n{output[-3000:]}"
+    if f"\n{marker}\n" in f"\n{output}":  # an execution failure: 'book/NAME.md:' then the traceback
+        report = output.split(f"{marker}\n", 1)[1]
+        return re.split(r"\nbook/\w+\.md:\n", report, maxsplit=1)[0]
+    return "\n".join(line for line in output.splitlines() if marker in line)
+
+
+def test_a_failing_cell_fails_the_build(failing_build):
+    output, returncode, _ = failing_build
+    assert returncode != 0, "cells raised, yet the build passed"
+    assert "this cell is broken on purpose" in failure_of(output, "raises")
+
+
+def test_a_notebook_client_warning_fails_the_build(failing_build):
+    expected = "the notebook client reported: No handler found for comm target 'nobody.listens'"
+    assert expected in failure_of(failing_build[0], "client_warning")
+
+
+def test_a_failing_page_stops_the_sphinx_that_waits_for_it(failing_build):
+    output, returncode, root = failing_build
+    assert returncode != 0 and "broken on purpose" in failure_of(output, "page")
+    waiting = subprocess.run(["pgrep", "-f", f"jupyter_book.*{root}"], capture_output=True, text=True)
+    assert waiting.stdout == "", "a Sphinx process still waits for pages that failed"
+
+
+def test_a_warning_fails_the_build(warning_build):
+    output, returncode, _ = warning_build
+    assert returncode != 0, "a broken reference only warned, yet the build passed"
+    assert "nowhere" in failure_of(output, "page")
+
+
+@pytest.mark.parametrize("page", ["warns", "stderr_after_stdout"])
+def test_a_cell_writing_to_stderr_fails_the_build(warning_build, page):
+    assert "mystnb.stderr" in failure_of(warning_build[0], page)
 
 
 def test_a_package_change_shows_up_on_the_next_build(tmp_path):
@@ -196,20 +243,6 @@ def test_sphinx_starts_while_the_last_page_runs_and_reads_only_after_it(tmp_path
     assert output.index("executed book/slow.md") < output.index("reading sources")
     assert "slow page done" in _text(tmp_path, "slow")
     assert not (tmp_path / "_build" / "pages-executed").exists()
-
-
-def test_a_failing_page_stops_the_sphinx_that_waits_for_it(tmp_path):
-    make_book(tmp_path, cell("import time\ntime.sleep(3)\nraise RuntimeError('broken on purpose')"))
-    environment = dict(os.environ, PYTHONPATH=str(tmp_path / "code"))
-    try:  # a Sphinx left waiting would hold the output pipe open: the build would never end
-        result = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--root", str(tmp_path)], cwd=tmp_path,
-                                env=environment, capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        pytest.fail("the build did not end: a Sphinx process still waits for pages that failed")
-    assert result.returncode != 0
-    assert "broken on purpose" in result.stdout + result.stderr
-    waiting = subprocess.run(["pgrep", "-f", f"jupyter_book.*{tmp_path}"], capture_output=True, text=True)
-    assert waiting.stdout == "", "a Sphinx process still waits for pages that failed"
 
 
 # Each execution of the other page prints a new number, so a re-execution shows in its HTML.
