@@ -15,7 +15,7 @@ import re
 import pytest
 
 from .conftest import REPO_ROOT, toc_docnames
-from .test_pages_in_browser import FIGURE_STATE, visit
+from .test_pages_in_browser import FIGURE_STATE, after_frames, state_after, visit
 
 DOCNAMES = toc_docnames()
 AXE_JS = REPO_ROOT / ".vendor" / "axe-core" / "axe.min.js"
@@ -38,7 +38,7 @@ def _draw_every_figure(page) -> None:
     height = page.evaluate("document.body.scrollHeight")
     for y in range(0, height, 600):
         page.evaluate(f"window.scrollTo(0, {y})")
-        page.wait_for_timeout(30)
+        after_frames(page)
     page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
         .every(gd => gd.querySelector('.main-svg'))""")
 
@@ -61,12 +61,11 @@ def _tab_to(page, control, tabs_left: int) -> int:
 
 def _press(page, figure, status, key: str) -> tuple[str, str]:
     """Press ``key`` on the focused control; return the figure's new state and the announcement."""
-    before = status.text_content()
+    before, drawn = status.text_content(), figure.evaluate(FIGURE_STATE)
     page.keyboard.press(key)
     page.wait_for_function("([element, text]) => element.textContent !== text",
                            arg=[status.element_handle(), before])
-    page.wait_for_timeout(250)  # let Plotly finish drawing
-    return figure.evaluate(FIGURE_STATE), status.text_content()
+    return state_after(page, figure, drawn), status.text_content()
 
 
 def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
@@ -133,7 +132,8 @@ def test_native_slider_follows_plotly_slider(page_visit):
         steps = figure.evaluate("gd => gd.layout.sliders[0].steps.length")
         page.mouse.click(box["x"] + box["width"] * (0.9 if active < steps / 2 else 0.1),
                          box["y"] + box["height"] / 2)
-        page.wait_for_timeout(300)
+        page.wait_for_function("([gd, was]) => gd._fullLayout.sliders[0].active !== was",
+                               arg=[figure.element_handle(), active], timeout=10_000)
         moved_to = figure.evaluate("gd => gd._fullLayout.sliders[0].active")
         native = figure.evaluate("""gd => Number(gd.parentNode.querySelector(
             '.course-explorer-control input[type=range]').value)""")
@@ -156,7 +156,8 @@ def test_native_menu_follows_plotly_menu(page_visit):
         buttons.first.wait_for(state="visible", timeout=10_000)
         active = figure.evaluate("gd => gd._fullLayout.updatemenus[0].active")
         buttons.nth((active + 1) % buttons.count()).click()
-        page.wait_for_timeout(300)
+        page.wait_for_function("([gd, was]) => gd._fullLayout.updatemenus[0].active !== was",
+                               arg=[figure.element_handle(), active], timeout=10_000)
         moved_to = figure.evaluate("gd => gd._fullLayout.updatemenus[0].active")
         native = figure.evaluate("""gd => Number(gd.parentNode.querySelector(
             '.course-explorer-control select').value)""")
@@ -223,7 +224,8 @@ def test_axe_finds_no_wcag_violations(browser, site_url, docname, scheme):
     try:
         page = result.page
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
-        page.wait_for_timeout(300)
+        page.evaluate("document.fonts.ready.then(() => true)")
+        after_frames(page)
         page.add_script_tag(path=str(AXE_JS))
         report = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS)
         problems = [f"{v['id']} ({v['impact']}): {v['help']} -- "

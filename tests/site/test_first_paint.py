@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from .conftest import REPO_ROOT, toc_docnames
-from .test_pages_in_browser import visit
+from .test_pages_in_browser import after_frames, visit
 
 sys.path.insert(0, str(REPO_ROOT / "_ext"))
 import first_paint
@@ -92,7 +92,7 @@ def test_the_page_is_styled_in_its_final_theme_from_the_start(browser, site_url,
         page.add_init_script(THEME_VALUES)
         page.goto(f"{site_url}/book/lessons/05_combined_pipeline.html", wait_until="load")
         page.wait_for_function("document.documentElement.dataset.mode !== undefined")
-        page.wait_for_timeout(200)  # the mutation records of the deferred scripts
+        after_frames(page)  # the deferred scripts have run (load); their mutation records are in
         old_values, final = page.evaluate(
             "[window.courseThemeValues, document.documentElement.dataset.theme]")
         # old_values[0] is the HTML's own attribute, before the head's first script.

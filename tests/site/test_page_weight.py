@@ -23,7 +23,7 @@ TRANSFERRED = """() => {
 def test_first_screen_stays_light(browser, gzip_site_url, docname):
     result = visit(browser, f"{gzip_site_url}/{docname}.html", gzip_site_url, viewport=(390, 844))
     try:
-        result.page.wait_for_timeout(500)
+        result.page.wait_for_load_state("networkidle")  # whatever the first screen fetches by itself
         measured = result.page.evaluate(TRANSFERRED)
     finally:
         result.page.context.close()

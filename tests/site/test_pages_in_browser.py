@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import REPO_ROOT, toc_docnames
 
@@ -207,7 +208,7 @@ def test_formulas_further_down_are_drawn_as_they_come_near(browser, site_url):
         page.evaluate("window.scrollTo(0, 0)")
         for _ in range(height // 600 + 5):
             page.mouse.wheel(0, 600)
-            page.wait_for_timeout(50)
+            after_frames(page)
         page.wait_for_function("() => !document.querySelector('mjx-container[data-course-lazy]')",
                                timeout=20_000)
         # Every formula drawn in its box, at its size: nothing around it moved.
@@ -290,8 +291,12 @@ def test_the_hidden_mathml_is_laid_out_as_text_and_read_as_math(browser, site_ur
         page.add_style_tag(content="mjx-assistive-mml math, mjx-assistive-mml math * "
                                    "{ display: revert !important; }")
         assert "inline" not in page.evaluate(f"() => [...({layout})()]"), "math layout is not back"
-        page.wait_for_timeout(300)
         as_math = math_accessibility_tree(session)
+        for _ in range(50):  # the accessibility tree follows the new layout within a few frames
+            if {role for tree in as_math for role, _, _ in tree} == {"MathMLMath"}:
+                break
+            after_frames(page)
+            as_math = math_accessibility_tree(session)
         assert len(as_math) >= page.locator("article mjx-container").count() > 50
         roles = {role for tree in as_math for role, _, _ in tree}
         assert roles == {"MathMLMath"}
@@ -353,6 +358,30 @@ FIGURE_STATE = """gd => {
 }"""
 
 
+def after_frames(page, frames: int = 2) -> None:
+    """Wait until the browser has drawn ``frames`` frames: observers and layout have caught up."""
+    page.evaluate("""n => new Promise(done => {
+        const step = () => (n-- > 0 ? requestAnimationFrame(step) : done());
+        step();
+    })""", frames)
+
+
+def state_after(page, figure, before: str, timeout: int = 10_000) -> str:
+    """The figure's state (FIGURE_STATE) once Plotly has redrawn it into another and it holds for
+    one frame; ``before`` if that does not happen within ``timeout`` ms."""
+    settled = f"""([gd, before]) => {{
+        const now = ({FIGURE_STATE})(gd);
+        const held = now !== before && now === gd.courseLastState;
+        gd.courseLastState = now;
+        return held;
+    }}"""
+    try:
+        page.wait_for_function(settled, arg=[figure.element_handle(), before], polling="raf", timeout=timeout)
+    except PlaywrightTimeout:
+        return before
+    return figure.evaluate(FIGURE_STATE)
+
+
 def test_every_slider_moves_its_figure(page_visit):
     docname, result = page_visit
     page = result.page
@@ -372,8 +401,7 @@ def test_every_slider_moves_its_figure(page_visit):
             active = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
             fraction = 0.9 if active < steps / 2 else 0.1
             page.mouse.click(box["x"] + box["width"] * fraction, box["y"] + box["height"] / 2)
-            page.wait_for_timeout(300)
-            after = figure.evaluate(FIGURE_STATE)
+            after = state_after(page, figure, before)
             moved_to = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
             assert moved_to != active, f"{docname}: figure {index} slider {slider} did not move"
             assert after != before, f"{docname}: figure {index} slider {slider} changed nothing"
@@ -408,8 +436,7 @@ def test_every_menu_changes_its_figure(page_visit):
             # The next entry: long dropdowns scroll, and the next one is shown when it opens.
             target = (active + 1) % buttons.count()
             buttons.nth(target).click()
-            page.wait_for_timeout(300)
-            after = figure.evaluate(FIGURE_STATE)
+            after = state_after(page, figure, before)
             assert after != before, f"{docname}: figure {index} menu {menu} changed nothing"
             assert result.console_errors == [], f"{docname}: errors after using a menu"
 

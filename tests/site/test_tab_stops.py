@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from .conftest import REPO_ROOT
-from .test_pages_in_browser import visit
+from .test_pages_in_browser import after_frames, visit
 
 sys.path.insert(0, str(REPO_ROOT / "_ext"))
 import tab_stops
@@ -43,7 +43,7 @@ def test_only_boxes_that_scroll_are_tab_stops(browser, site_url, width):
         boxes = []
         for box in page.locator(BOXES).all():  # as a reader scrolls down the page
             box.scroll_into_view_if_needed()
-            page.wait_for_timeout(60)  # the browser lays the box out; the observer reports it
+            after_frames(page)  # the browser lays the box out; the observer reports it
             boxes.append(box.evaluate(STOP))
         scrolling = [index for index, (scrolls, _) in enumerate(boxes) if scrolls]
         still = [index for index, (scrolls, _) in enumerate(boxes) if not scrolls]
