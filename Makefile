@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 
 
-.PHONY: site book page venv vendor browser test lint notebooks serve bench clean
+.PHONY: site book page venv vendor browser test check lint notebooks serve bench clean
 
 site: book ## build the site into _build/html
 
@@ -71,6 +71,13 @@ test: venv vendor browser ## lint, package tests, full build, browser tests
 	$(PY) -m pytest tests/package -q
 	$(MAKE) book
 	$(PY) -m pytest tests/site -q
+
+CHECK_PAGE ?= book/lessons/02_one_hot.md
+
+check: venv vendor ## the inner loop: lint, package tests, one quick page (CHECK_PAGE=...)
+	$(MAKE) lint
+	$(PY) -m pytest tests/package -q
+	$(PY) tools/build_book.py --page $(CHECK_PAGE)
 
 lint: venv ## ruff, and the workflow linters
 	$(VENV)/bin/ruff check code tests tools _ext
