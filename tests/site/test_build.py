@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import build_book  # tools/, on the path (conftest.py)
 import pytest
 
 from embedding_course.device import build_info
@@ -19,6 +20,7 @@ from embedding_course.device import build_info
 from .conftest import REPO_ROOT
 
 BUILD_SCRIPT = REPO_ROOT / "tools" / "build_book.py"
+
 FRONT_MATTER = """---
 jupytext:
   text_representation:
@@ -148,37 +150,106 @@ def test_a_cell_writing_to_stderr_fails_the_build(warning_build, page):
     assert "mystnb.stderr" in failure_of(warning_build[0], page)
 
 
-def test_a_package_change_shows_up_on_the_next_build(tmp_path):
-    make_book(tmp_path, cell("import probe\nprint('probe value', probe.VALUE)"), "VALUE = 'first'\n")
-    first = run_build(tmp_path)
-    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
-    html = tmp_path / "_build" / "html" / "book" / "page.html"
-    assert "probe value first" in html.read_text()
+# Each execution of the other page prints a new number, so a re-execution shows in its HTML.
+STAMP_CELL = cell("import other, time\nprint('other', other.VALUE, 'run', time.time_ns())")
+ARITHMETIC_PROBE = cell(
+    "import os, torch\n"
+    "print('kernels', torch.backends.cpu.get_cpu_capability(), 'threads', torch.get_num_threads(),\n"
+    "      'mkl', os.environ.get('MKL_CBWR'))")
+
+
+def _text(root: Path, name: str) -> str:
+    return (root / "_build" / "html" / "book" / f"{name}.html").read_text()
+
+
+@pytest.fixture(scope="module")
+def life(tmp_path_factory):
+    """One tiny book through the life of a course: built cold, rebuilt unchanged, then after an
+    edit to each kind of file, and cold again. Each stage: (build output, each page's HTML)."""
+    root = tmp_path_factory.mktemp("life")
+    make_book(root, cell("import probe\nprint('probe value', probe.VALUE)") + ARITHMETIC_PROBE,
+              "from helper import WORD\nVALUE = 'first ' + WORD\n",
+              modules={"helper": "WORD = 'one'\n", "other": "VALUE = 'a'\n"},
+              pages={"other": STAMP_CELL,
+                     "slow": cell("import time\ntime.sleep(6)\nprint('slow page', 'done')")})
+    (root / "_ext").unlink()  # a copy, to edit: the real extension stays as it is
+    shutil.copytree(REPO_ROOT / "_ext", root / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ("tools", ".vendor"):  # what the extension finds beside itself
+        (root / shared).symlink_to(REPO_ROOT / shared)
+    edits = {
+        "cold": lambda: None,
+        "unchanged": lambda: None,
+        # helper.py is imported by probe.py, which the page imports: only that page runs again
+        "helper": lambda: (root / "code" / "helper.py").write_text("WORD = 'two'\n"),
+        "other": lambda: (root / "code" / "other.py").write_text("VALUE = 'b'\n"),
+        "style": lambda: append(root / "_ext" / "static" / "course.css",
+                                "\n.a-rule-added-for-this-test { color: teal }\n"),
+        "configuration": lambda: append(root / "_config.yml", "# changed\n"),
+        "cold again": lambda: shutil.rmtree(root / "_build"),
+    }
+    stages = {}
+    for stage, edit in edits.items():
+        edit()
+        result = run_build(root)
+        assert result.returncode == 0, f"{stage}: {result.stdout[-3000:]}{result.stderr[-3000:]}"
+        history = json.loads((root / build_book.HISTORY_FILE).read_text())
+        pages = {name: _text(root, name) for name in ("page", "other", "slow")}
+        stages[stage] = (result.stdout, pages, history)
+        if stage == "cold":
+            stages["build-info"] = json.loads((root / "_build" / "build-info.json").read_text())
+        if stage == "style":
+            stages["stylesheet"] = (root / "_build/html/_static/styles/course-site.css").read_text()
+    return stages
+
+
+def append(path: Path, text: str) -> None:
+    with path.open("a") as file:
+        file.write(text)
+
+
+def _stamp(html: str) -> str:
+    return re.search(r"other \w run \d+", html).group(0)
+
+
+def test_a_package_change_shows_up_on_the_next_build(life):
+    output, html, _ = life["cold"]
+    assert "probe value first one" in html["page"]
     # Where the pages ran, as the build's workers found it, is in every page's footer.
-    machine = json.loads((tmp_path / "_build" / "build-info.json").read_text())
+    machine = life["build-info"]
     assert machine == build_info()
     assert (f'Pages executed on <b>{machine["device"]}</b> ({machine["device_name"]}) '
-            f'with PyTorch {machine["torch"]}') in html.read_text()
-
-    unchanged = run_build(tmp_path)  # no change: served from the cache
-    assert unchanged.returncode == 0
-    assert "--all" not in unchanged.stdout and "re-executing" not in unchanged.stdout
-
-    (tmp_path / "code" / "probe.py").write_text("VALUE = 'second'\n")
-    second = run_build(tmp_path)
-    assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
-    assert "re-executing book/page.md" in second.stdout
-    assert "probe value second" in html.read_text(), "the page still shows the old package's output"
+            f'with PyTorch {machine["torch"]}') in html["page"]
+    unchanged, _, _ = life["unchanged"]  # no change: served from the cache
+    assert "--all" not in unchanged and "re-executing" not in unchanged
+    output, html, _ = life["helper"]
+    assert "re-executing book/page.md\n" in output
+    assert "probe value first two" in html["page"], "the page still shows the old package's output"
 
 
-def test_the_pages_run_their_arithmetic_on_one_path_on_every_x86_machine(tmp_path, monkeypatch):
+def test_a_package_change_re_executes_only_the_pages_that_run_it(life):
+    assert _stamp(life["helper"][1]["other"]) == _stamp(life["cold"][1]["other"]), (
+        "a page that does not run helper.py was re-executed")
+    output, html, _ = life["other"]
+    assert "re-executing book/other.md\n" in output
+    assert "other b run" in html["other"] and "probe value first two" in html["page"]
+    output, html, _ = life["configuration"]  # a configuration change re-executes everything
+    assert "re-executing every page" in output
+    assert _stamp(html["other"]) != _stamp(life["style"][1]["other"])
+
+
+def test_a_style_change_rewrites_the_pages_without_running_them(life):
+    """An edit to the site's own CSS or JavaScript shows on the next build; no page re-runs."""
+    output, html, _ = life["style"]
+    assert "rewriting every page" in output and "re-executing" not in output
+    assert ".a-rule-added-for-this-test" in life["stylesheet"]
+    before = life["other"][1]["other"]
+    assert _stamp(html["other"]) == _stamp(before), "the page was executed again"
+    assert html["other"] != before  # its stylesheet link carries the new version
+
+
+def test_the_pages_run_their_arithmetic_on_one_path_on_every_x86_machine(life, tmp_path, monkeypatch):
     # AVX-512 kernels, MKL's per-processor paths, OpenBLAS's per-core kernels and the thread
-    # count all change rounding; the site's numbers must not depend on the building machine.
-    sys.path.insert(0, str(REPO_ROOT / "tools"))
-    try:
-        import build_book
-    finally:
-        sys.path.remove(str(REPO_ROOT / "tools"))
+    # count all change rounding; a build repeats itself on one machine only on one path.
     for name in [*build_book.SAME_ON_EVERY_CPU, *build_book.SAME_ON_EVERY_AVX2_CPU]:
         monkeypatch.delenv(name, raising=False)
     cpuinfo = tmp_path / "cpuinfo"
@@ -195,25 +266,14 @@ def test_the_pages_run_their_arithmetic_on_one_path_on_every_x86_machine(tmp_pat
     monkeypatch.delenv("OMP_NUM_THREADS")
 
     expected = build_book.arithmetic_paths()
-    probe = ("import os, torch\n"
-             "print('kernels', torch.backends.cpu.get_cpu_capability(), 'threads', torch.get_num_threads(),\n"
-             "      'mkl', os.environ.get('MKL_CBWR'))")
-    make_book(tmp_path / "book", cell(probe))
-    result = run_build(tmp_path / "book")
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    html = (tmp_path / "book" / "_build" / "html" / "book" / "page.html").read_text()
-    kernels, threads, mkl = re.search(r"kernels (\w+) threads (\d+) mkl (\w+)", html).groups()
+    probe = re.search(r"kernels (\w+) threads (\d+) mkl (\w+)", life["cold"][1]["page"])
+    kernels, threads, mkl = probe.groups()
     assert (threads, mkl) == ("1", "COMPATIBLE")
     if "ATEN_CPU_CAPABILITY" in expected:
         assert kernels == "AVX2"
 
 
-def test_a_cold_build_starts_the_slowest_page_of_the_last_build_first(tmp_path):
-    sys.path.insert(0, str(REPO_ROOT / "tools"))
-    try:
-        import build_book
-    finally:
-        sys.path.remove(str(REPO_ROOT / "tools"))
+def test_a_cold_build_starts_the_slowest_page_of_the_last_build_first(life, tmp_path):
     sizes = {"short.md": 900, "long.md": 100, "new_small.md": 10, "new_big.md": 50}
     for name, size in sizes.items():
         (tmp_path / name).write_text("x" * size)
@@ -223,88 +283,18 @@ def test_a_cold_build_starts_the_slowest_page_of_the_last_build_first(tmp_path):
     # pages never timed first (the bigger first), then by their last time, longest first
     assert [page.name for page in pages] == ["new_big.md", "new_small.md", "long.md", "short.md"]
 
-    make_book(tmp_path / "book", cell("print('timed')"))
-    assert run_build(tmp_path / "book").returncode == 0
-    recorded = json.loads((tmp_path / "book" / build_book.HISTORY_FILE).read_text())
-    assert set(recorded) == {"book/page.md"} and recorded["book/page.md"] > 0
-    shutil.rmtree(tmp_path / "book" / "_build")  # a cold build keeps what the last one measured
-    assert run_build(tmp_path / "book").returncode == 0
-    assert set(json.loads((tmp_path / "book" / build_book.HISTORY_FILE).read_text())) == {"book/page.md"}
+    recorded = life["cold"][2]
+    assert set(recorded) == {"book/page.md", "book/other.md", "book/slow.md"}
+    assert all(seconds > 0 for seconds in recorded.values())
+    output, _, kept = life["cold again"]  # a cold build keeps what the last one measured
+    assert "executing 3 page(s)" in output and set(kept) == set(recorded)
 
 
-def test_sphinx_starts_while_the_last_page_runs_and_reads_only_after_it(tmp_path):
-    # Two pages, one per worker: Sphinx starts at once, and must wait for the slow page.
-    make_book(tmp_path, cell("print('quick')"),
-              pages={"slow": cell("import time\ntime.sleep(6)\nprint('slow page', 'done')")})
-    result = run_build(tmp_path)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    output = result.stdout
+def test_sphinx_starts_while_the_last_page_runs_and_reads_only_after_it(life):
+    output, html, _ = life["cold"]
     assert output.index("build_book: jupyter-book build") < output.index("executed book/slow.md")
     assert output.index("executed book/slow.md") < output.index("reading sources")
-    assert "slow page done" in _text(tmp_path, "slow")
-    assert not (tmp_path / "_build" / "pages-executed").exists()
-
-
-# Each execution of the other page prints a new number, so a re-execution shows in its HTML.
-STAMP_CELL = cell("import other, time\nprint('other', other.VALUE, 'run', time.time_ns())")
-
-
-def _text(root: Path, name: str) -> str:
-    return (root / "_build" / "html" / "book" / f"{name}.html").read_text()
-
-
-def test_a_package_change_re_executes_only_the_pages_that_run_it(tmp_path):
-    make_book(tmp_path, cell("import probe\nprint('probe value', probe.VALUE)"),
-              "from helper import WORD\nVALUE = 'first ' + WORD\n",
-              modules={"helper": "WORD = 'one'\n", "other": "VALUE = 'a'\n"}, pages={"other": STAMP_CELL})
-    assert run_build(tmp_path).returncode == 0
-    assert "probe value first one" in _text(tmp_path, "page")
-    other_before = _text(tmp_path, "other")
-
-    # helper.py is imported by probe.py, which the page imports: only that page runs again.
-    (tmp_path / "code" / "helper.py").write_text("WORD = 'two'\n")
-    result = run_build(tmp_path)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "re-executing book/page.md\n" in result.stdout
-    assert "probe value first two" in _text(tmp_path, "page")
-    assert _text(tmp_path, "other") == other_before, "a page that does not run helper.py was re-executed"
-
-    (tmp_path / "code" / "other.py").write_text("VALUE = 'b'\n")
-    result = run_build(tmp_path)
-    assert "re-executing book/other.md\n" in result.stdout
-    other_b = _text(tmp_path, "other")
-    assert "other b run" in other_b
-    assert "probe value first two" in _text(tmp_path, "page")
-
-    # A configuration change re-executes everything.
-    with (tmp_path / "_config.yml").open("a") as config:
-        config.write("# changed\n")
-    result = run_build(tmp_path)
-    assert "re-executing every page" in result.stdout
-    assert _text(tmp_path, "other") != other_b
-
-
-def test_a_style_change_rewrites_the_pages_without_running_them(tmp_path):
-    """An edit to the site's own CSS or JavaScript shows on the next build; no page re-runs."""
-    make_book(tmp_path, STAMP_CELL, modules={"other": "VALUE = 'a'\n"})
-    (tmp_path / "_ext").unlink()  # a copy, to edit: the real extension stays as it is
-    shutil.copytree(REPO_ROOT / "_ext", tmp_path / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
-    for shared in ("tools", ".vendor"):  # what the extension finds beside itself
-        (tmp_path / shared).symlink_to(REPO_ROOT / shared)
-    assert run_build(tmp_path).returncode == 0
-    before = _text(tmp_path, "page")
-
-    with (tmp_path / "_ext" / "static" / "course.css").open("a") as css:
-        css.write("\n.a-rule-added-for-this-test { color: teal }\n")
-    result = run_build(tmp_path)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "rewriting every page" in result.stdout and "re-executing" not in result.stdout
-    bundle = (tmp_path / "_build" / "html" / "_static" / "styles" / "course-site.css").read_text()
-    assert ".a-rule-added-for-this-test" in bundle
-    after = _text(tmp_path, "page")
-    assert re.search(r"other a run \d+", after).group(0) == re.search(r"other a run \d+", before).group(0), (
-        "the page was executed again")
-    assert after != before  # its stylesheet link carries the new version
+    assert "slow page done" in html["slow"]
 
 
 def _digest_outputs(html_root: Path) -> dict[str, str]:
