@@ -66,17 +66,21 @@ browser: ## Debian's Chromium for the browser tests (installed with apt-get when
 	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; \
 	  else echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi; }
 
+# Tests run on every core (pytest-xdist); a test file's tests stay on one worker, so a file's
+# browser page or tiny book is set up once. PARALLEL= runs them one after another.
+PARALLEL ?= -n auto
+
 test: venv vendor browser ## lint, package tests, full build, browser tests
 	$(MAKE) lint
-	$(PY) -m pytest tests/package -q
+	$(PY) -m pytest tests/package -q $(PARALLEL)
 	$(MAKE) book
-	$(PY) -m pytest tests/site -q
+	$(PY) -m pytest tests/site -q $(PARALLEL) --dist loadfile
 
 CHECK_PAGE ?= book/lessons/02_one_hot.md
 
 check: venv vendor ## the inner loop: lint, package tests, one quick page (CHECK_PAGE=...)
 	$(MAKE) lint
-	$(PY) -m pytest tests/package -q
+	$(PY) -m pytest tests/package -q $(PARALLEL)
 	$(PY) tools/build_book.py --page $(CHECK_PAGE)
 
 lint: venv ## ruff, and the workflow linters

@@ -10,7 +10,7 @@ from .conftest import REPO_ROOT
 
 # The pages whose glued numbers come from training or from random samples.
 PAGES = [REPO_ROOT / "book" / "lessons" / name for name in (
-    "03_dense_lookup.md", "05_combined_pipeline.md", "06_seeing_embeddings.md",
+    "03_dense_lookup.md", "04_sinusoidal_positions.md", "05_combined_pipeline.md", "06_seeing_embeddings.md",
     "07_length_generalisation.md")]
 
 
