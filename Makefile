@@ -68,13 +68,13 @@ browser: ## Debian's Chromium for the browser tests (installed with apt-get when
 
 # Tests run on every core (pytest-xdist); a test file's tests stay on one worker, so a file's
 # browser page or tiny book is set up once. PARALLEL= runs them one after another.
-PARALLEL ?= -n auto
+PARALLEL ?= -n auto --dist loadfile
 
 test: venv vendor browser ## lint, package tests, full build, browser tests
 	$(MAKE) lint
 	$(PY) -m pytest tests/package -q $(PARALLEL)
 	$(MAKE) book
-	$(PY) -m pytest tests/site -q $(PARALLEL) --dist loadfile
+	$(PY) -m pytest tests/site -q $(PARALLEL)
 
 CHECK_PAGE ?= book/lessons/02_one_hot.md
 
