@@ -458,7 +458,8 @@ def closest_positions(table: torch.Tensor) -> tuple[int, int, float]:
     """
     table = torch.as_tensor(table, dtype=torch.float64).detach().cpu()
     if table.ndim != 2 or table.shape[0] < 2:
-        raise ValueError(f"table must be 2-D with at least two rows (positions), got shape {tuple(table.shape)}")
+        raise ValueError(f"table must be 2-D with at least two rows (positions), "
+                         f"got shape {tuple(table.shape)}")
     distances = torch.cdist(table, table)  # (T, T)
     distances.fill_diagonal_(math.inf)
     flat = int(distances.argmin())
@@ -476,7 +477,8 @@ def linear_shift_residual(table: torch.Tensor, offset: int) -> float:
     table = torch.as_tensor(table, dtype=torch.float64).detach().cpu()
     checks.whole(offset, "offset", hint="a number of positions")
     if table.ndim != 2 or table.shape[0] <= offset:
-        raise ValueError(f"table must be 2-D with more than offset={offset} rows, got shape {tuple(table.shape)}")
+        raise ValueError(f"table must be 2-D with more than offset={offset} rows, "
+                         f"got shape {tuple(table.shape)}")
     source, target = table[:-offset], table[offset:]  # (T - k, C) each
     solution = torch.linalg.lstsq(source, target, driver="gelsd").solution  # (C, C): target ~ source @ M^T
     return float((source @ solution - target).norm() / target.norm())

@@ -47,7 +47,8 @@ def token_recovery(token_table, position_table, token_ids, positions, chunk: int
         raise ValueError(f"the tables must have the same width, got {tokens.shape[1]} (tokens) "
                          f"and {places.shape[1]} (positions)")
     ids = np.asarray([checks.index(t, "token id", tokens.shape[0], "the token table") for t in token_ids])
-    where = np.asarray([checks.index(p, "position", places.shape[0], "the position table") for p in positions])
+    where = np.asarray([checks.index(p, "position", places.shape[0], "the position table")
+                        for p in positions])
     if ids.size == 0 or where.size == 0:
         raise ValueError("give at least one token id and one position")
     checks.whole(chunk, "chunk")
@@ -63,7 +64,8 @@ def principal_directions(table, k: int) -> np.ndarray:
     matrix = _table(table, "table").astype(np.float64)
     k = checks.whole(k, "k")
     if k > min(matrix.shape):
-        raise ValueError(f"k must be at most {min(matrix.shape)} for a table of shape {matrix.shape}, got {k}")
+        raise ValueError(f"k must be at most {min(matrix.shape)} for a table of shape {matrix.shape}, "
+                         f"got {k}")
     centred = matrix - matrix.mean(axis=0)  # (N, C)
     _, directions = np.linalg.eigh(centred.T @ centred)  # ascending; columns are directions
     return directions[:, ::-1][:, :k].T  # (k, C), the largest variance first

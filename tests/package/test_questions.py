@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 import torch
 
-from embedding_course import batching, lookup, pipeline, positional, pretrained, table_measures, token_identity
+from embedding_course import (
+    batching,
+    lookup,
+    pipeline,
+    positional,
+    pretrained,
+    table_measures,
+    token_identity,
+)
 from embedding_course.exercises import questions as ex
 from embedding_course.figures import questions as figures
 
@@ -152,12 +160,14 @@ def test_principal_directions_are_orthonormal_and_ordered():
 def test_offset_similarity_matches_the_full_table():
     table = positional.sinusoidal_encoding(64, 32, base=100, device="cpu", dtype=torch.float64)
     similarity = positional.position_similarity(table)
-    assert np.allclose(positional.offset_similarity(np.arange(20), 32, base=100), similarity[10, 10:30].numpy())
+    profile = positional.offset_similarity(np.arange(20), 32, base=100)
+    assert np.allclose(profile, similarity[10, 10:30].numpy())
 
 
 def test_a_larger_base_keeps_far_positions_more_alike_and_more_pairs_slow():
     far = np.arange(1024, 2049)
-    mean_abs = [float(np.abs(positional.offset_similarity(far, 512, base)).mean()) for base in (100, 10_000, 500_000)]
+    mean_abs = [float(np.abs(positional.offset_similarity(far, 512, base)).mean())
+                for base in (100, 10_000, 500_000)]
     assert mean_abs[0] < mean_abs[1] < mean_abs[2]
     assert positional.wavelengths(512, 100)[-1] < 2048 < positional.wavelengths(512, 10_000)[-1]
     assert positional.pairs_slower_than(2048, 512, 100) == 0
@@ -253,7 +263,8 @@ def test_pairs_unseen_past_the_training_length():
 
 def test_position_ids_from_mask():
     assert batching.position_ids_from_mask([0, 0, 1, 1, 1]).tolist() == [0, 0, 0, 1, 2]
-    assert batching.position_ids_from_mask(torch.tensor([[1, 1, 0], [0, 1, 1]])).tolist() == [[0, 1, 1], [0, 0, 1]]
+    batch = torch.tensor([[1, 1, 0], [0, 1, 1]])
+    assert batching.position_ids_from_mask(batch).tolist() == [[0, 1, 1], [0, 0, 1]]
     with pytest.raises(ValueError, match="only True/1"):
         batching.position_ids_from_mask([0, 2, 1])
     with pytest.raises(ValueError, match="non-empty"):
@@ -269,7 +280,8 @@ def test_left_padding_changes_minilms_inputs_unless_the_ids_are_corrected():
     shifted = pretrained.bert_embedding_output(padded, np.arange(len(padded)))[3:]
     corrected = pretrained.bert_embedding_output(padded, batching.position_ids_from_mask(mask).numpy())[3:]
     assert np.array_equal(alone, corrected)
-    cosines = np.sum(alone * shifted, axis=1) / np.linalg.norm(alone, axis=1) / np.linalg.norm(shifted, axis=1)
+    lengths = np.linalg.norm(alone, axis=1) * np.linalg.norm(shifted, axis=1)
+    cosines = np.sum(alone * shifted, axis=1) / lengths
     assert np.all(cosines < 0.99)
     assert int(cosines.argmin()) == 0  # [CLS], moved off its special row 0
 
@@ -299,7 +311,8 @@ def test_figures_draw():
 
 def test_exercises_accept_the_worked_answers_and_name_the_mistakes(tables):
     tokens, positions = tables
-    right = float(np.linalg.norm(tokens, axis=1).mean() * math.sqrt(384) / np.linalg.norm(positions, axis=1).mean())
+    lengths = np.linalg.norm(tokens, axis=1).mean(), np.linalg.norm(positions, axis=1).mean()
+    right = float(lengths[0] * math.sqrt(384) / lengths[1])
     assert ex.check_scaled_ratio(right)
     assert "without the scale" in str(ex.check_scaled_ratio(pipeline.norm_ratio(tokens, positions)))
     assert ex.check_slow_pairs(29)

@@ -22,7 +22,7 @@ def norm_ratio_figure(ratios: Mapping[str, float]) -> Figure:
     axes = figure.add_subplot()
     rows = np.arange(len(names))[::-1]
     axes.barh(rows, values, color=plotting.PALETTE[0])
-    for row, value in zip(rows, values):
+    for row, value in zip(rows, values, strict=True):
         axes.text(value * 1.08, row, f"{value:.2g}", va="center", fontsize=9)
     axes.axvline(1.0, color=plotting.PALETTE[1], linestyle="--", linewidth=1.2)
     axes.set_xscale("log")
@@ -69,8 +69,9 @@ def base_similarity_figure(bases: Sequence[float], d_model: int, context: int) -
     return figure
 
 
-def base_explorer(bases: Sequence[float], d_model: int, context: int) -> plotting.go.Figure:
-    """A slider over the base: the offset similarity, and the wavelength of every pair."""
+def base_explorer(bases: Sequence[float], d_model: int, context: int,
+                  active: int = 0) -> plotting.go.Figure:
+    """A slider over the base: the similarity of two positions against their offset (``active`` first)."""
     checks.whole(context, "context", hint="a number of positions")
     offsets = np.arange(context + 1)
     states, labels = [], []
@@ -81,7 +82,7 @@ def base_explorer(bases: Sequence[float], d_model: int, context: int) -> plottin
                                     name="similarity", hovertemplate="offset %{x}: %{y:.3f}<extra></extra>")
         states.append([curve])
         labels.append(f"{base:,.0f}")
-    figure = plotting.slider_figure(states, labels, slider_title="base", height=430,
+    figure = plotting.slider_figure(states, labels, slider_title="base", height=430, active=active,
                                     titles=[f"cos(PE(p), PE(p + k)), d_model = {d_model}, base {label}"
                                             for label in labels])
     figure.update_xaxes(title_text="offset k")
@@ -103,7 +104,7 @@ def rotation_figure(d_model: int, pairs: Sequence[int], offset: int, positions: 
     start = encode_positions(positions, d_model, device="cpu", dtype=torch.float64)  # (N, C)
     moved = encode_positions([p + offset for p in positions], d_model, device="cpu", dtype=torch.float64)
     circle = np.linspace(0, 2 * math.pi, 200)
-    for axes, pair in zip(panels, pairs):
+    for axes, pair in zip(panels, pairs, strict=True):
         checks.index(pair, "pair", d_model // 2, "the frequency pairs")
         axes.plot(np.cos(circle), np.sin(circle), color="0.7", linewidth=0.8)
         for row, position in enumerate(positions):
