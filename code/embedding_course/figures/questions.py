@@ -52,6 +52,7 @@ def recovery_figure(positions: Sequence[int], recovered: np.ndarray, position_no
     bottom.set_ylim(0, position_norms.max() * 1.15)
     for axes in (top, bottom):
         axes.set_xscale("symlog", linthresh=1)
+        axes.set_xlim(0, positions.max() * 1.1)
         axes.grid(alpha=0.3)
     return figure
 
@@ -139,6 +140,6 @@ def padding_figure(tokens: Sequence[str], uncorrected: np.ndarray, corrected: np
     axes.set_xticks(where, labels=list(tokens))
     axes.set_ylim(min(0.0, float(uncorrected.min())), 1.08)
     axes.set_ylabel("cosine with the unpadded input")
-    axes.legend(frameon=False, loc="lower left")
+    axes.legend(frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
     axes.grid(axis="y", alpha=0.3)
     return figure
