@@ -99,3 +99,25 @@ def encode_batch(
         mask[row, : len(ids)] = True
     tokens = [vocab.decode(ids) for ids in sequences]
     return Batch(batch_ids.to(device), mask.to(device), tokens, truncated)
+
+
+def position_ids_from_mask(mask) -> torch.Tensor:
+    """Position ids that count real tokens only: 0, 1, 2, ... from each sequence's first real token.
+
+    With left padding (``mask = [0, 0, 1, 1, 1]``) the default ``arange(T)`` would give the first
+    word position 2; this gives it 0 (padded slots get 0 too; the mask hides them anyway).
+    It is the ``cumsum(mask) - 1`` that generation code uses for learned absolute positions.
+
+    Args:
+        mask: (B, T) or (T,), true or 1 where a real token sits.
+
+    Returns:
+        Tensor of the mask's shape, int64.
+    """
+    mask = torch.as_tensor(mask)
+    if mask.ndim not in (1, 2) or mask.numel() == 0:
+        raise ValueError(f"mask must be a non-empty (T,) or (B, T) tensor, got shape {tuple(mask.shape)}")
+    if not bool(((mask == 0) | (mask == 1)).all()):
+        raise ValueError("mask must hold only True/1 (real token) and False/0 (padding)")
+    counts = mask.long().cumsum(dim=-1) - 1  # (B, T): index of each real token among the real ones
+    return counts.clamp(min=0)

@@ -285,3 +285,45 @@ def parameter_table_html(configs: Sequence[ModelConfig] = MODEL_CONFIGS,
 
 
 
+
+
+# ---------------------------------------------------------------- which models tie
+
+TYING_EXAMPLES: tuple[ModelConfig, ...] = (
+    *MODEL_CONFIGS,
+    ModelConfig("Gemma-2B", 256_000, 2048, tied_output=True, total_parameters=2_506_172_416),
+    ModelConfig("Llama-3.2-1B", 128_256, 2048, tied_output=True, total_parameters=1_235_814_400),
+)
+"""Published models with and without a tied output layer (``tie_word_embeddings`` in their configs)."""
+
+
+def shares_storage(first: torch.Tensor, second: torch.Tensor) -> bool:
+    """Whether two tensors are one block of memory (same ``data_ptr``, shape and strides): tied weights."""
+    for name, tensor in (("first", first), ("second", second)):
+        if not isinstance(tensor, torch.Tensor):
+            raise ValueError(f"{name} must be a tensor, got {type(tensor).__name__}")
+    return (first.data_ptr() == second.data_ptr() and first.shape == second.shape
+            and first.stride() == second.stride())
+
+
+def tying_saving(config: ModelConfig) -> tuple[int, float]:
+    """What tying saves (or would save) in a model: ``V x C`` parameters, and that as a share of the
+    model *without* tying (the published total, plus one more table when the model ties)."""
+    if not isinstance(config, ModelConfig):
+        raise ValueError(f"config must be a ModelConfig, got {type(config).__name__}")
+    untied_total = config.total_parameters + (config.table_parameters if config.tied_output else 0)
+    return config.table_parameters, config.table_parameters / untied_total
+
+
+def tying_rows(configs: Sequence[ModelConfig] = TYING_EXAMPLES) -> tuple[list[str], list[list[str]]]:
+    """The tying table as text: ``(header, rows)``, one row per model."""
+    if len(configs) == 0:
+        raise ValueError("configs is empty; give at least one ModelConfig")
+    header = ["model", "V x C", "output layer", "tying saves", "share of the untied model"]
+    rows = []
+    for config in configs:
+        saved, share = tying_saving(config)
+        rows.append([config.name, f"{config.vocab_size:,} x {config.dim:,}",
+                     "tied" if config.tied_output else "separate",
+                     f"{saved / 1e6:,.1f} M" + ("" if config.tied_output else " (would)"), f"{share:.1%}"])
+    return header, rows

