@@ -67,7 +67,7 @@ def size_ratio(published: int, ours: int) -> int:
     checks.whole(published, "published")
     checks.whole(ours, "ours")
     ratio = published / ours
-    return int(round(ratio, 1 - int(math.floor(math.log10(ratio)))))
+    return int(round(ratio, 1 - math.floor(math.log10(ratio))))
 
 
 def check_task(task) -> None:
@@ -289,7 +289,8 @@ def train_with_history(scheme: str, jobs: list[tuple[str, int]], settings: RunSe
                 torch.stack([batch[1] for batch in batches]).to(device))
 
     check_ids, check_targets = stacked([  # a fixed batch per model, never used for training
-        make_batch(task, settings.check_batch, settings.train_len, torch.Generator().manual_seed(20_000 + seed))
+        make_batch(task, settings.check_batch, settings.train_len,
+                   torch.Generator().manual_seed(20_000 + seed))
         for task, seed in jobs])
 
     def score_now() -> np.ndarray:  # (M,) accuracy on the fixed batches
@@ -302,6 +303,7 @@ def train_with_history(scheme: str, jobs: list[tuple[str, int]], settings: RunSe
     generators = [torch.Generator().manual_seed(seed) for _, seed in jobs]
     history = [score_now()]
     running = np.ones(len(jobs), dtype=bool)  # (M,) models still training
+    stopped = torch.zeros(len(jobs), dtype=torch.bool, device=device)  # (M,) the others, as a tensor
     for step in range(1, settings.steps + 1):
         ids, targets = stacked([make_batch(task, settings.batch_size, settings.train_len, generator)
                                 for (task, _), generator in zip(jobs, generators, strict=True)])  # (M, B, T)
@@ -313,16 +315,16 @@ def train_with_history(scheme: str, jobs: list[tuple[str, int]], settings: RunSe
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if not running.all():  # stopped models keep their weights
-            kept = {name: value[~running_mask].clone() for name, value in params.items()}
+            kept = {name: value[stopped].clone() for name, value in params.items()}
         optimizer.step()
         if not running.all():
             with torch.no_grad():
                 for name, value in params.items():
-                    value[~running_mask] = kept[name]
+                    value[stopped] = kept[name]
         if step % settings.check_every == 0 or step == settings.steps:
             history.append(np.where(running, score_now(), np.nan))  # (M,)
             running[running] = ~_has_stopped(np.stack(history, axis=1)[running], settings)
-            running_mask = torch.as_tensor(running, device=device)
+            stopped = torch.as_tensor(~running, device=device)
             if not running.any():
                 break
     with torch.no_grad():
@@ -422,7 +424,8 @@ class Results:
         return check_steps(self.settings)
 
     def fits(self, task: str, scheme: str, seed: int) -> bool:
-        """Whether one model learned its task: mean accuracy >= :data:`FIT_ACCURACY` at the training lengths."""
+        """Whether one model learned its task: mean accuracy >= :data:`FIT_ACCURACY` at the training
+        lengths."""
         return self.window_accuracy(task, scheme, "seen", seed, fitted_only=False) >= FIT_ACCURACY
 
     def fitted_seeds(self, task: str, scheme: str) -> tuple[int, ...]:
@@ -474,7 +477,10 @@ class Results:
         low, high = self.window_bounds(window)
         if window == "seen" or not fitted_only:
             return self.mean_accuracy(task, scheme, low, high, seed)
-        seeds = self.fitted_seeds(task, scheme) if seed is None else (seed,) if self.fits(task, scheme, seed) else ()
+        if seed is None:
+            seeds = self.fitted_seeds(task, scheme)
+        else:
+            seeds = (seed,) if self.fits(task, scheme, seed) else ()
         if not seeds:
             return math.nan
         window_values = self.curves(task, scheme, seeds)[:, low - 1:high]  # (seeds, lengths)

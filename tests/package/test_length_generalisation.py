@@ -119,7 +119,8 @@ def test_training_side_by_side_gives_the_models_training_alone_would():
 def test_a_model_stops_when_perfect_or_stalled_and_keeps_its_weights():
     settings = experiment.RunSettings(train_len=6, steps=60, batch_size=8, eval_batch=8, check_every=10,
                                       patience=2, min_gain=0.5, check_batch=8)
-    models, history = experiment.train_with_history("none", [("copy_back", 0), ("first_token", 1)], settings, "cpu")
+    jobs = [("copy_back", 0), ("first_token", 1)]
+    models, history = experiment.train_with_history("none", jobs, settings, "cpu")
     steps = experiment.check_steps(settings)
     assert history.shape == (2, len(steps)) and steps[0] == 0 and steps[-1] == 60
     for row in history:
@@ -271,7 +272,8 @@ def test_claim_the_budget_is_enough_for_the_schemes_that_learn(page):
         for scheme in page.settings.schemes:
             for seed in page.settings.seeds:
                 if page.fits(task, scheme, seed):
-                    assert page.stopped_at(task, scheme, seed) <= page.settings.steps // 2, (task, scheme, seed)
+                    stop = page.stopped_at(task, scheme, seed)
+                    assert stop <= page.settings.steps // 2, (task, scheme, seed)
 
 
 def test_claim_every_scheme_learns_the_control_and_keeps_it_to_twice_the_length(page):
@@ -300,7 +302,10 @@ def test_claim_models_that_did_not_learn_get_no_score_past_the_training_length(p
 
 
 def _score(page, scheme, step=None):
-    """Mean over seeds of the copy-back score at the training lengths after ``step`` steps (None: where it stopped)."""
+    """Mean over seeds of the copy-back score at the training lengths after ``step`` steps.
+
+    ``step=None``: each model's last score, where it stopped.
+    """
     steps = list(page.steps)
     return float(np.mean([page.history[("copy_back", scheme, seed)][
         steps.index(page.stopped_at("copy_back", scheme, seed) if step is None else step)]

@@ -90,7 +90,7 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
 
 
 def _learned_note(results: Results, task: str, scheme: str) -> str:
-    """``""`` when every seed learned the task, else how many did (their lines stop at the training length)."""
+    """``""`` when every seed learned the task, else how many did (the others stop at the training length)."""
     learned, seeds = len(results.fitted_seeds(task, scheme)), len(results.settings.seeds)
     if learned == seeds:
         return ""
