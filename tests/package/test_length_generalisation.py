@@ -201,12 +201,12 @@ def test_results_give_a_tidy_table_and_the_figures_their_parts():
 
 
 def test_the_table_says_no_prediction_for_a_learned_table_that_fit_and_did_not_learn_for_one_that_did_not():
-    settings = experiment.RunSettings(train_len=4, test_factor=2, seeds=(0, 1), schemes=("learned", "none"),
+    settings = experiment.RunSettings(train_len=4, seeds=(0, 1), schemes=("learned", "none"),
                                       tasks=("first_token",))
-    fit, unfit = np.r_[[1.0] * 4, [np.nan] * 4], np.r_[[0.5] * 4, [0.4] * 4]
+    fit, unfit = np.r_[[1.0] * 4, [np.nan] * 12], np.r_[[0.5] * 4, [0.4] * 12]
     results = experiment.Results(settings, accuracy={("first_token", "learned", 0): fit,
                                                      ("first_token", "learned", 1): fit,
-                                                     ("first_token", "none", 0): np.r_[[1.0] * 4, [0.9] * 4],
+                                                     ("first_token", "none", 0): np.r_[[1.0] * 4, [0.9] * 12],
                                                      ("first_token", "none", 1): unfit})
     table = figures.results_table(results, "first_token")
     assert table.count(figures.NO_PREDICTION) == 2  # the learned table, past L
