@@ -319,8 +319,6 @@ def test_claim_nope_is_nearly_flat_and_alibi_rises_slowly_on_copy_back(page):
     alibi_gain = _score(page, "alibi") - _score(page, "alibi", early)
     assert nope_gain < 0.1 < alibi_gain
     assert _score(page, "none") < _score(page, "alibi") < experiment.FIT_ACCURACY
-    assert sum(page.stopped_at("copy_back", "none", seed) < page.settings.steps
-               for seed in page.settings.seeds) >= 2  # most NoPE seeds stalled before the budget
     learners = [page.stopped_at("copy_back", s, seed) for s in ("sinusoidal", "learned", "rope")
                 for seed in page.settings.seeds]
     assert max(learners) <= 4 * page.settings.check_every  # "learned within 200 steps"; NoPE flat after
