@@ -386,3 +386,37 @@ def test_live_form_trains_nothing_until_asked_then_runs_the_chosen_settings(monk
     assert len(runs) == 1
     chosen = (runs[0].schemes, runs[0].tasks, runs[0].train_len, runs[0].steps)
     assert chosen == (("learned",), ("first_token",), 4, 25)
+
+
+_RUN_LEARNERS = """
+import dataclasses, json, torch
+from embedding_course import length_generalisation as experiment
+settings = dataclasses.replace(experiment.PAGE_SETTINGS, schemes=("sinusoidal", "rope"), tasks=("copy_back",))
+results = experiment.run_experiment(settings, device="cpu")
+def plain(curves):  # NaN as None, so that equal runs compare equal
+    return {repr(key): [None if v != v else float(v) for v in curve] for key, curve in curves.items()}
+print(json.dumps({"capability": torch.backends.cpu.get_cpu_capability(),
+                  "accuracy": plain(results.accuracy), "history": plain(results.history)}))
+"""
+
+
+def test_models_that_learn_give_the_same_results_on_another_cpu_code_path():
+    """Lesson 7: in float64, models that learn a task give bit-identical accuracies on another code path.
+
+    One run uses PyTorch's plainest kernels (``ATEN_CPU_CAPABILITY=default``), the other the
+    machine's own (AVX2 or AVX-512 on x86-64): they round differently, as another CPU would.
+    """
+    import json
+    import os
+    import subprocess
+    import sys
+
+    def run(**env):
+        done = subprocess.run([sys.executable, "-c", _RUN_LEARNERS], capture_output=True, text=True,
+                              check=True, env={**os.environ, **env}, timeout=1200)
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    plain, native = run(ATEN_CPU_CAPABILITY="default"), run()
+    assert plain["capability"] == "DEFAULT"
+    assert plain["accuracy"] == native["accuracy"]
+    assert plain["history"] == native["history"]
