@@ -42,6 +42,9 @@ CITATION = (
 )
 CORPUS = "6 billion tokens of Wikipedia 2014 + Gigaword 5 (400,000-word lower-case vocabulary)"
 
+FREQUENCY_BANDS = ((1, 10_000), (10_001, 50_000), (50_001, 400_000), (1, 400_000))
+"""Ranges of frequency ranks (1 = most frequent) in which lesson 6 measures the cosines."""
+
 SUGGESTION_POOL = 30_000
 """Unknown words are matched against this many of the most frequent words (fast and relevant)."""
 
@@ -70,6 +73,16 @@ class Neighbour(NamedTuple):
 
     word: str
     score: float
+
+
+class BandCosines(NamedTuple):
+    """How the cosines of the words of one frequency band are spread (see :func:`band_cosines`)."""
+
+    first_rank: int
+    last_rank: int
+    positive_share: float
+    mean_cosine: float
+    common_length: float
 
 
 class Rank(NamedTuple):
@@ -349,6 +362,42 @@ WORD_GROUPS: dict[str, list[str]] = {
               "think", "speak"],
 }
 """A few hundred common words in groups, for heatmaps, projections and the explorer."""
+
+
+def band_cosines(vectors: WordVectors, bands: Sequence[tuple[int, int]] = FREQUENCY_BANDS,
+                 sample: int = 2_000, seed: int = 0) -> list[BandCosines]:
+    """The cosines between words of similar frequency, band by band.
+
+    For each band of frequency ranks ``(first, last)`` (1 = the most frequent word):
+
+    * ``positive_share``: the share of pairs with a positive cosine, among all pairs of
+      ``sample`` words drawn at random from the band (seeded: the same words everywhere);
+    * ``mean_cosine``: the mean cosine over all pairs of distinct words of the whole band;
+    * ``common_length``: the length of the mean of the band's unit vectors, the measured
+      "common direction" (near 0 for directions spread evenly, 1 if all were the same).
+      The mean cosine follows from it: ``(n * common_length**2 - 1) / (n - 1)``.
+
+    Computed in float64, so a rounding difference cannot move a quoted digit.
+    """
+    checks.whole(sample, "sample", minimum=2, hint="words drawn per band")
+    results = []
+    for first, last in bands:
+        checks.whole(first, "first rank")
+        if not (isinstance(last, (int, np.integer)) and first < last <= len(vectors)):
+            raise ValueError(f"a band must be (first, last) ranks with first < last <= {len(vectors)}, "
+                             f"got {(first, last)!r}")
+        unit = np.asarray(vectors.table[first - 1:last], dtype=np.float64)  # (n, d)
+        unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+        n = len(unit)
+        mean_direction = unit.mean(axis=0)  # (d,)
+        common = float(np.linalg.norm(mean_direction))
+        mean_cosine = (n * common ** 2 - 1) / (n - 1)  # all pairs i != j, without forming them
+        rng = np.random.default_rng((seed, first, last))  # each band's own draw, whatever the others
+        drawn = unit[np.sort(rng.choice(n, size=min(sample, n), replace=False))]  # (s, d)
+        cosines = drawn @ drawn.T  # (s, s)
+        pairs = cosines[np.triu_indices(len(drawn), k=1)]
+        results.append(BandCosines(first, last, float((pairs > 0).mean()), float(mean_cosine), common))
+    return results
 
 
 def curated_words(groups: dict[str, Sequence[str]] | None = None,

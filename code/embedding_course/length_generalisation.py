@@ -28,9 +28,9 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from embedding_course import SEED
+from embedding_course import SEED, checks
 from embedding_course.device import pick_device
-from embedding_course.tiny_transformer import SCHEMES, TinyTransformer, check_scheme, check_whole
+from embedding_course.tiny_transformer import SCHEMES, TinyTransformer, check_scheme
 
 TASKS = ("copy_back", "first_token", "marked_token")
 """The tasks, in the order the course shows them."""
@@ -50,6 +50,24 @@ COPY_OFFSET = 3
 """How far back ``copy_back`` looks."""
 IGNORE = -100
 """Target of a position with no defined answer (ignored by the loss and the accuracy)."""
+DTYPES = {"float32": torch.float32, "float64": torch.float64}
+"""The number formats a model can train in, by name."""
+
+
+PUBLISHED_SIZES = {
+    "GPT-2 small": 124_000_000,  # the released checkpoint's count (Radford et al. 2019 say 117M)
+    "the smallest model of Press et al. (2022)": 247_000_000,
+    "the largest model of Press et al. (2022)": 1_300_000_000,
+}
+"""Parameter counts of published models, to say how small the lesson's models are."""
+
+
+def size_ratio(published: int, ours: int) -> int:
+    """How many times ``published`` parameters exceed ``ours``, to two significant figures."""
+    checks.whole(published, "published")
+    checks.whole(ours, "ours")
+    ratio = published / ours
+    return int(round(ratio, 1 - math.floor(math.log10(ratio))))
 
 
 def check_task(task) -> None:
@@ -76,7 +94,7 @@ def copy_targets(ids: torch.Tensor, offset: int = COPY_OFFSET) -> torch.Tensor:
     Returns:
         A tensor shaped like ``ids``.
     """
-    check_whole(offset, "offset", "a whole number of places >= 1")
+    checks.whole(offset, "offset", hint="a number of places back")
     ids = torch.as_tensor(ids)
     if ids.ndim not in (1, 2) or ids.is_floating_point() or ids.is_complex():
         raise ValueError(f"ids must be a (T,) or (B, T) tensor of whole numbers, got shape "
@@ -102,8 +120,8 @@ def make_batch(task: str, batch_size: int, seq_len: int,
         a position has no answer (the first ``k`` positions of ``copy_back``).
     """
     check_task(task)
-    check_whole(batch_size, "batch_size", "a positive whole number of sequences")
-    check_whole(seq_len, "seq_len", "a positive whole number of tokens")
+    checks.whole(batch_size, "batch_size", hint="a number of sequences")
+    checks.whole(seq_len, "seq_len", hint="a number of tokens")
     if not isinstance(generator, torch.Generator):
         raise ValueError(f"generator must be a torch.Generator, got {type(generator).__name__}")
     ids = torch.randint(PLAIN_TOKENS, (batch_size, seq_len), generator=generator)  # (B, T)
@@ -127,21 +145,30 @@ class RunSettings:
 
     train_len: int = 8
     test_factor: int = 4
-    steps: int = 150
+    steps: int = 600
     batch_size: int = 32
-    d_model: int = 16
-    n_heads: int = 2
+    d_model: int = 32
+    n_heads: int = 8
     n_layers: int = 2
     learning_rate: float = 1e-2
     eval_batch: int = 256
     seeds: tuple[int, ...] = (0, 1, 2)
     schemes: tuple[str, ...] = SCHEMES
     tasks: tuple[str, ...] = TASKS
+    dtype: str = "float64"
+    check_every: int = 50
+    check_batch: int = 64
+    patience: int = 4
+    min_gain: float = 0.02
 
     def __post_init__(self):
         for name in ("train_len", "test_factor", "steps", "batch_size", "d_model", "n_heads", "n_layers",
-                     "eval_batch"):
-            check_whole(getattr(self, name), name)
+                     "eval_batch", "check_every", "check_batch", "patience"):
+            checks.whole(getattr(self, name), name)
+        if not (isinstance(self.min_gain, (int, float)) and 0 <= self.min_gain < 1):
+            raise ValueError(f"min_gain must be a number from 0 up to 1, got {self.min_gain!r}")
+        if self.dtype not in DTYPES:
+            raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
         if self.train_len <= COPY_OFFSET:
             raise ValueError(f"train_len must exceed {COPY_OFFSET} so that copy_back has answers, "
                              f"got {self.train_len}")
@@ -163,7 +190,17 @@ class RunSettings:
 
 
 PAGE_SETTINGS = RunSettings()
-"""The experiment of lesson 7 (the defaults): its tests rerun exactly these settings."""
+"""The experiment of lesson 7 (the defaults): its tests rerun exactly these settings.
+
+Eight heads, so that ALiBi gets the slopes its paper gives for eight heads, 1/2, 1/4, ...,
+1/256: with two heads they would be 1/16 and 1/256, a bias of at most 0.44 over eight
+positions, and ALiBi would be almost NoPE. Every scheme gets the same heads. The models
+train in float64: a rounding difference between two CPUs then stays near 1e-12 instead of
+1e-5, far too small to flip a prediction, so every machine reports the same accuracies.
+"""
+
+FIT_ACCURACY = 0.95
+"""A model has learned a task when its mean accuracy at the training lengths reaches this."""
 
 
 @contextlib.contextmanager
@@ -191,21 +228,41 @@ def deterministic(device: torch.device, threads: int = 1):
 
 def new_model(scheme: str, settings: RunSettings) -> TinyTransformer:
     """An untrained model of the experiment's size, for any task (they share one vocabulary)."""
-    return TinyTransformer(VOCAB_SIZE, scheme, n_classes=N_CLASSES, d_model=settings.d_model,
-                           n_heads=settings.n_heads, n_layers=settings.n_layers, max_len=settings.train_len)
+    model = TinyTransformer(VOCAB_SIZE, scheme, n_classes=N_CLASSES, d_model=settings.d_model,
+                            n_heads=settings.n_heads, n_layers=settings.n_layers, max_len=settings.train_len)
+    return model.to(DTYPES[settings.dtype])
 
 
 def train_models(scheme: str, jobs: list[tuple[str, int]], settings: RunSettings,
                  device=None) -> list[TinyTransformer]:
     """Train one model per ``(task, seed)`` job, all with the same position scheme, side by side.
 
+    Returns:
+        The trained models, in the order of ``jobs``, in eval mode on ``device``
+        (see :func:`train_with_history` for how, and for their learning curves).
+    """
+    return train_with_history(scheme, jobs, settings, device)[0]
+
+
+def train_with_history(scheme: str, jobs: list[tuple[str, int]], settings: RunSettings,
+                       device=None) -> tuple[list[TinyTransformer], np.ndarray]:
+    """Train one model per ``(task, seed)`` job side by side, and record their learning curves.
+
     The models are independent (own start from ``torch.manual_seed(seed)``, own data from
     a generator seeded with ``seed``, own loss), but their weights are stacked and one
     ``torch.vmap`` call runs them all: many small models cost little more than one.
     Adam works element by element, so each model takes the steps it would take alone.
+    Every ``settings.check_every`` steps, each model is scored on a fixed batch of
+    ``settings.check_batch`` fresh sequences of the training length. A model stops (its
+    weights are kept as they are) once it is right on all of them, or once its best score
+    has not grown by ``settings.min_gain`` in ``settings.patience`` checks; training ends
+    when every model has stopped, or after ``settings.steps`` steps. A model therefore
+    trains exactly as it would alone.
 
     Returns:
-        The trained models, in the order of ``jobs``, in eval mode on ``device``.
+        ``(models, history)``: the trained models, in the order of ``jobs``, in eval mode on
+        ``device``; and a (jobs, checks) array, the accuracy at the training lengths after
+        steps :func:`check_steps` ``(settings)``, NaN after a model stopped.
     """
     check_scheme(scheme)
     if not jobs:
@@ -226,13 +283,30 @@ def train_models(scheme: str, jobs: list[tuple[str, int]], settings: RunSettings
         return torch.func.functional_call(template, (one_params, one_buffers), (ids,), {"check": False})
 
     run_all = torch.vmap(logits_of_one)
+
+    def stacked(batches):  # one (M, B, T) tensor of ids and one of targets
+        return (torch.stack([batch[0] for batch in batches]).to(device),
+                torch.stack([batch[1] for batch in batches]).to(device))
+
+    check_ids, check_targets = stacked([  # a fixed batch per model, never used for training
+        make_batch(task, settings.check_batch, settings.train_len,
+                   torch.Generator().manual_seed(20_000 + seed))
+        for task, seed in jobs])
+
+    def score_now() -> np.ndarray:  # (M,) accuracy on the fixed batches
+        with torch.no_grad():
+            right = run_all(params, buffers, check_ids).argmax(-1) == check_targets  # (M, B, T)
+        answered = check_targets != IGNORE  # (M, B, T)
+        return ((right & answered).flatten(1).sum(1) / answered.flatten(1).sum(1)).cpu().double().numpy()
+
     optimizer = torch.optim.AdamW(params.values(), lr=settings.learning_rate, weight_decay=0.0, foreach=True)
     generators = [torch.Generator().manual_seed(seed) for _, seed in jobs]
-    for _ in range(settings.steps):
-        batches = [make_batch(task, settings.batch_size, settings.train_len, generator)
-                   for (task, _), generator in zip(jobs, generators, strict=True)]
-        ids = torch.stack([batch[0] for batch in batches]).to(device)  # (M, B, T)
-        targets = torch.stack([batch[1] for batch in batches]).to(device)  # (M, B, T)
+    history = [score_now()]
+    running = np.ones(len(jobs), dtype=bool)  # (M,) models still training
+    stopped = torch.zeros(len(jobs), dtype=torch.bool, device=device)  # (M,) the others, as a tensor
+    for step in range(1, settings.steps + 1):
+        ids, targets = stacked([make_batch(task, settings.batch_size, settings.train_len, generator)
+                                for (task, _), generator in zip(jobs, generators, strict=True)])  # (M, B, T)
         logits = run_all(params, buffers, ids)  # (M, B, T, K)
         losses = F.cross_entropy(logits.flatten(0, 2), targets.flatten(), ignore_index=IGNORE,
                                  reduction="none").view(len(jobs), -1)  # (M, B*T), 0 where ignored
@@ -240,12 +314,49 @@ def train_models(scheme: str, jobs: list[tuple[str, int]], settings: RunSettings
         loss = (losses.sum(1) / counts).sum()  # each model's mean loss; the sum keeps them apart
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
+        if not running.all():  # stopped models keep their weights
+            kept = {name: value[stopped].clone() for name, value in params.items()}
         optimizer.step()
+        if not running.all():
+            with torch.no_grad():
+                for name, value in params.items():
+                    value[stopped] = kept[name]
+        if step % settings.check_every == 0 or step == settings.steps:
+            history.append(np.where(running, score_now(), np.nan))  # (M,)
+            running[running] = ~_has_stopped(np.stack(history, axis=1)[running], settings)
+            stopped = torch.as_tensor(~running, device=device)
+            if not running.any():
+                break
     with torch.no_grad():
         for index, model in enumerate(models):
             for name, value in model.named_parameters():
                 value.copy_(params[name][index])
-    return [model.eval() for model in models]
+    history = np.stack(history, axis=1)  # (M, checks so far)
+    missing = len(check_steps(settings)) - history.shape[1]  # checks after every model stopped
+    history = np.pad(history, ((0, 0), (0, missing)), constant_values=np.nan)
+    return [model.eval() for model in models], history
+
+
+def _has_stopped(history: np.ndarray, settings: RunSettings) -> np.ndarray:
+    """(M,) True where a model's last check was perfect, or its best has stalled for ``patience`` checks.
+
+    ``history`` is (M, checks) of models that are still running (no NaN).
+    """
+    last = history[:, -1]  # (M,)
+    perfect = last >= 1.0
+    if history.shape[1] <= settings.patience:
+        return perfect
+    best_before = np.nanmax(history[:, :-settings.patience], axis=1)  # (M,)
+    best_since = np.nanmax(history[:, -settings.patience:], axis=1)  # (M,)
+    return perfect | ~(best_since >= best_before + settings.min_gain)
+
+
+def check_steps(settings: RunSettings) -> np.ndarray:
+    """The training steps after which :func:`train_with_history` scores the models (0 = untrained)."""
+    steps = list(range(0, settings.steps + 1, settings.check_every))
+    if steps[-1] != settings.steps:
+        steps.append(settings.steps)
+    return np.array(steps)
 
 
 def train_model(task: str, scheme: str, settings: RunSettings, seed: int = SEED,
@@ -273,7 +384,7 @@ def accuracy_by_length(model: TinyTransformer, task: str, test_len: int, batch_s
         (NaN where a length has no answer or no prediction).
     """
     check_task(task)
-    check_whole(test_len, "test_len", "a positive whole number of tokens")
+    checks.whole(test_len, "test_len", hint="a number of tokens")
     device = next(model.parameters()).device
     generator = torch.Generator().manual_seed(10_000 + seed)  # test data never equals training data
     ids, targets = make_batch(task, batch_size, test_len, generator)  # (B, T) each
@@ -301,17 +412,48 @@ class Results:
     settings: RunSettings
     accuracy: dict[tuple[str, str, int], np.ndarray] = field(default_factory=dict)
     """``(task, scheme, seed)`` -> (test_len,) accuracy per length (NaN: no prediction)."""
+    history: dict[tuple[str, str, int], np.ndarray] = field(default_factory=dict)
+    """``(task, scheme, seed)`` -> accuracy at the training lengths after each of :attr:`steps`
+    (NaN once the model had stopped)."""
     device: str = "cpu"
     seconds: float = 0.0
+
+    @property
+    def steps(self) -> np.ndarray:
+        """The training steps at which :attr:`history` scored the models."""
+        return check_steps(self.settings)
+
+    def fits(self, task: str, scheme: str, seed: int) -> bool:
+        """Whether one model learned its task: mean accuracy >= :data:`FIT_ACCURACY` at the training
+        lengths."""
+        return self.window_accuracy(task, scheme, "seen", seed, fitted_only=False) >= FIT_ACCURACY
+
+    def fitted_seeds(self, task: str, scheme: str) -> tuple[int, ...]:
+        """The seeds whose model learned the task (only these get an extrapolation score)."""
+        return tuple(seed for seed in self.settings.seeds if self.fits(task, scheme, seed))
+
+    def stopped_at(self, task: str, scheme: str, seed: int) -> int:
+        """The step at which a model stopped training (its last score in :attr:`history`)."""
+        scored = ~np.isnan(self.history[(task, scheme, seed)])
+        return int(self.steps[np.nonzero(scored)[0][-1]])
 
     @property
     def lengths(self) -> np.ndarray:
         """The test lengths 1..test_len."""
         return np.arange(1, self.settings.test_len + 1)
 
-    def curves(self, task: str, scheme: str) -> np.ndarray:
-        """All seeds' accuracies for one task and scheme, shape (seeds, test_len)."""
-        return np.stack([self.accuracy[(task, scheme, seed)] for seed in self.settings.seeds])
+    def curves(self, task: str, scheme: str, seeds: tuple[int, ...] | None = None) -> np.ndarray:
+        """The accuracies of some seeds (all by default) for one task and scheme, shape (seeds, test_len)."""
+        seeds = self.settings.seeds if seeds is None else seeds
+        return np.stack([self.accuracy[(task, scheme, seed)] for seed in seeds])
+
+    def shown_curves(self, task: str, scheme: str) -> np.ndarray:
+        """:meth:`curves` with NaN past the training length for every model that did not learn the task."""
+        curves = self.curves(task, scheme).copy()  # (seeds, test_len)
+        for row, seed in enumerate(self.settings.seeds):
+            if not self.fits(task, scheme, seed):
+                curves[row, self.settings.train_len:] = np.nan
+        return curves
 
     def mean_accuracy(self, task: str, scheme: str, low: int, high: int, seed: int | None = None) -> float:
         """Mean accuracy over test lengths ``low..high`` (inclusive), over all seeds or one.
@@ -324,11 +466,25 @@ class Results:
             return math.nan
         return float(np.nanmean(window))
 
-    def window_accuracy(self, task: str, scheme: str, window: str, seed: int | None = None) -> float:
+    def window_accuracy(self, task: str, scheme: str, window: str, seed: int | None = None,
+                        fitted_only: bool = True) -> float:
         """Mean accuracy in a named window: ``"seen"`` (lengths up to train_len), ``"2x"``
-        (train_len+1 .. 2*train_len) or ``"4x"`` (2*train_len+1 .. 4*train_len)."""
+        (train_len+1 .. 2*train_len) or ``"4x"`` (2*train_len+1 .. 4*train_len).
+
+        Past the training length only models that learned the task count (``fitted_only``):
+        NaN for one that did not, the mean of those that did over all seeds.
+        """
         low, high = self.window_bounds(window)
-        return self.mean_accuracy(task, scheme, low, high, seed)
+        if window == "seen" or not fitted_only:
+            return self.mean_accuracy(task, scheme, low, high, seed)
+        if seed is None:
+            seeds = self.fitted_seeds(task, scheme)
+        else:
+            seeds = (seed,) if self.fits(task, scheme, seed) else ()
+        if not seeds:
+            return math.nan
+        window_values = self.curves(task, scheme, seeds)[:, low - 1:high]  # (seeds, lengths)
+        return math.nan if np.isnan(window_values).all() else float(np.nanmean(window_values))
 
     def window_bounds(self, window: str) -> tuple[int, int]:
         """The (first, last) test length of a named window."""
@@ -357,12 +513,14 @@ def run_experiment(settings: RunSettings | None = None, device=None) -> Results:
     device = pick_device() if device is None else torch.device(device)
     results = Results(settings, device=device.type)
     start = time.perf_counter()
-    jobs = [(task, seed) for task in settings.tasks for seed in settings.seeds]
     with deterministic(device):
         for scheme in settings.schemes:
-            models = train_models(scheme, jobs, settings, device)
-            for (task, seed), model in zip(jobs, models, strict=True):
-                results.accuracy[(task, scheme, seed)] = accuracy_by_length(
-                    model, task, settings.test_len, settings.eval_batch, seed)
+            for task in settings.tasks:  # a group per task ends once its models have all stopped
+                jobs = [(task, seed) for seed in settings.seeds]
+                models, history = train_with_history(scheme, jobs, settings, device)
+                for (_, seed), model, curve in zip(jobs, models, history, strict=True):
+                    results.accuracy[(task, scheme, seed)] = accuracy_by_length(
+                        model, task, settings.test_len, settings.eval_batch, seed)
+                    results.history[(task, scheme, seed)] = curve
     results.seconds = time.perf_counter() - start
     return results

@@ -4,6 +4,8 @@ Three numbers that lesson 4 quotes about the tables it draws, each computed rath
 off a picture:
 
 * :func:`first_flat_dimension`: past which column a table barely changes over its rows;
+* :func:`last_moving_dimension`: the last sine (or cosine) column that still changes by a
+  given amount (the sines keep changing well past the first flat cosine);
 * :func:`negative_sine_share`: how many of the sine values are negative (far from one half
   in a short table);
 * :func:`offset_explained_variance`: how much of a position-similarity matrix depends on the
@@ -64,6 +66,29 @@ def first_flat_dimension(table: torch.Tensor, threshold: float) -> int:
     spread = table.max(dim=0).values - table.min(dim=0).values  # (C,)
     flat = torch.nonzero(spread < threshold).flatten()
     return int(flat[0]) if len(flat) else table.shape[1]
+
+
+def last_moving_dimension(table: torch.Tensor, threshold: float, columns: str) -> int:
+    """The last sine (even) or cosine (odd) column whose values vary by at least ``threshold``.
+
+    Args:
+        table: (T, C) interleaved encoding: sines in the even columns, cosines in the odd ones.
+        threshold: a positive number; a column moves when ``max - min >= threshold``.
+        columns: ``"sin"`` (even columns) or ``"cos"`` (odd columns).
+
+    Returns:
+        The column index, or -1 when no such column moves that much.
+    """
+    table = torch.as_tensor(table).detach().to("cpu", torch.float64)
+    if table.ndim != 2 or table.numel() == 0:
+        raise ValueError(f"table must be a non-empty (positions, d_model) matrix, got {tuple(table.shape)}")
+    threshold = checks.positive(threshold, "threshold")
+    if columns not in ("sin", "cos"):
+        raise ValueError(f"columns must be 'sin' (even columns) or 'cos' (odd columns), got {columns!r}")
+    first = 0 if columns == "sin" else 1
+    spread = table.max(dim=0).values - table.min(dim=0).values  # (C,)
+    moving = torch.nonzero(spread[first::2] >= threshold).flatten()  # indices among those columns
+    return int(moving[-1]) * 2 + first if len(moving) else -1
 
 
 def negative_sine_share(max_len: int, d_model: int, base: float = 10000.0) -> float:

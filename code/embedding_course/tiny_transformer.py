@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-from embedding_course import rope
+from embedding_course import checks, rope
 from embedding_course.positional import LearnedPositionalEmbedding, SinusoidalPositionalEncoding
 
 SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
@@ -35,12 +34,6 @@ SCHEME_NAMES = {
     "alibi": "ALiBi",
 }
 """How figures and tables name each scheme."""
-
-
-def check_whole(value, name: str, allowed: str = "a positive whole number") -> None:
-    """Raise a ValueError unless ``value`` is an int >= 1 (not a bool, not a float)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
 def check_scheme(scheme) -> None:
@@ -57,11 +50,11 @@ class CausalSelfAttention(nn.Module):
         self.n_heads, self.head_dim, self.scheme = n_heads, d_model // n_heads, scheme
         self.qkv = nn.Linear(d_model, 3 * d_model)  # queries, keys and values in one product
         self.proj = nn.Linear(d_model, d_model)
-        self._bias_cache: dict = {}  # (T, device) -> (H, T, T); the bias depends on nothing else
+        self._bias_cache: dict = {}  # (T, device, dtype) -> (H, T, T); the bias depends on nothing else
 
-    def score_bias(self, seq_len: int, device) -> torch.Tensor:
+    def score_bias(self, seq_len: int, device, dtype=torch.float32) -> torch.Tensor:
         """What is added to the scores: -inf above the diagonal (the future), ALiBi's penalty below."""
-        key = (seq_len, str(device))
+        key = (seq_len, str(device), dtype)
         if key not in self._bias_cache:
             if self.scheme == "alibi":
                 slopes = rope.alibi_slopes(self.n_heads).tolist()  # (H,) one per head
@@ -69,7 +62,7 @@ class CausalSelfAttention(nn.Module):
             else:
                 future = torch.ones(seq_len, seq_len, dtype=torch.bool).triu(1)  # (T, T)
                 bias = torch.zeros(seq_len, seq_len).masked_fill(future, float("-inf"))  # (T, T)
-            self._bias_cache[key] = bias.to(device=device, dtype=torch.float32)
+            self._bias_cache[key] = bias.to(device=device, dtype=dtype)
         return self._bias_cache[key]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -81,7 +74,7 @@ class CausalSelfAttention(nn.Module):
         if self.scheme == "rope":
             q, k = rope.apply_rope(q), rope.apply_rope(k)  # rotate by position; shapes unchanged
         scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)  # (B, H, T, T)
-        scores = scores + self.score_bias(T, x.device)  # (B, H, T, T)
+        scores = scores + self.score_bias(T, x.device, x.dtype)  # (B, H, T, T)
         weights = F.softmax(scores, dim=-1)  # (B, H, T, T), each row sums to 1
         out = (weights @ v).transpose(1, 2).reshape(B, T, C)  # (B, T, C)
         return self.proj(out)
@@ -120,13 +113,13 @@ class TinyTransformer(nn.Module):
                  d_model: int = 32, n_heads: int = 2, n_layers: int = 2, max_len: int = 16):
         super().__init__()
         check_scheme(scheme)
-        check_whole(vocab_size, "vocab_size", "a positive whole number of tokens")
+        checks.whole(vocab_size, "vocab_size", hint="a number of tokens")
         n_classes = vocab_size if n_classes is None else n_classes
-        check_whole(n_classes, "n_classes", "a positive whole number of output classes")
-        check_whole(d_model, "d_model")
-        check_whole(n_heads, "n_heads")
-        check_whole(n_layers, "n_layers", "a positive whole number of blocks")
-        check_whole(max_len, "max_len", "a positive whole number of positions")
+        checks.whole(n_classes, "n_classes", hint="a number of output classes")
+        checks.whole(d_model, "d_model")
+        checks.whole(n_heads, "n_heads")
+        checks.whole(n_layers, "n_layers", hint="a number of blocks")
+        checks.whole(max_len, "max_len", hint="a number of positions")
         if d_model % n_heads or (d_model // n_heads) % 2:
             fitting = -(-d_model // (2 * n_heads)) * 2 * n_heads  # the next multiple of 2 * n_heads
             raise ValueError(f"d_model ({d_model}) must split into {n_heads} heads of even size "

@@ -30,6 +30,15 @@ def test_copy_targets_names_the_typical_mistakes():
     assert "whole number" in str(ex.check_copy_targets([-100] * 3 + [5.5, 1, 4, 4, 2]))
 
 
+def test_the_curve_of_exercise_2_has_no_answer_exactly_where_copy_back_has_none():
+    """The page says lengths 1 to 3 are NaN because copy back has no answer there: as in the task."""
+    from embedding_course.length_generalisation import make_batch
+
+    _, targets = make_batch("copy_back", 4, len(ex.CURVE), torch.Generator().manual_seed(0))
+    no_answer = (targets == -100).all(0).numpy()  # (lengths,): position p is length p + 1
+    assert np.array_equal(np.isnan(np.array(ex.CURVE)), no_answer)
+
+
 def test_beyond_mean_accepts_the_mean_of_the_unseen_lengths():
     assert ex.check_beyond_mean(float(np.mean(ex.CURVE[8:])))
     assert ex.check_beyond_mean(torch.tensor(np.mean(ex.CURVE[8:])))
@@ -40,8 +49,8 @@ def test_beyond_mean_names_the_typical_mistakes():
     assert "every length" in str(ex.check_beyond_mean(float(np.nanmean(curve))))
     assert "off by one" in str(ex.check_beyond_mean(float(np.mean(curve[7:]))))
     assert "off by one" in str(ex.check_beyond_mean(float(np.mean(curve[9:]))))
-    assert "you included length 1" in str(ex.check_beyond_mean(float(np.mean(curve))))  # NaN
-    assert "you included length 1" in str(ex.check_beyond_mean(torch.tensor(math.nan)))
+    assert "you included lengths 1 to 3" in str(ex.check_beyond_mean(float(np.mean(curve))))  # NaN
+    assert "you included lengths 1 to 3" in str(ex.check_beyond_mean(torch.tensor(math.nan)))
     assert "finite" in str(ex.check_beyond_mean(math.inf))
     assert "one number" in str(ex.check_beyond_mean([0.1, 0.2]))
     assert "not an accuracy" in str(ex.check_beyond_mean(69.0))

@@ -247,3 +247,39 @@ def test_explorer_figure_has_one_dropdown_entry_per_word(vectors):
     assert len(data_update["y"][1]) == 4  # the bar chart's 4 neighbours
     assert data_update["y"][1][-1] == vectors.neighbours("king", k=4)[0].word  # best at the top
     assert list(traces) == [len(figure.data) - 2, len(figure.data) - 1]
+
+
+def test_band_cosines_lesson_6_positive_cosines_depend_on_the_frequency_band(vectors):
+    """Lesson 6: most pairs of frequent words have a positive cosine; mid-frequency words are near even."""
+    top, middle, rare, everything = glove.band_cosines(vectors)
+    assert (top.first_rank, top.last_rank) == (1, 10_000) and everything.last_rank == 400_000
+    assert round(100 * top.positive_share) == 90 and round(top.mean_cosine, 2) == 0.22
+    assert round(top.common_length, 2) == 0.47
+    assert round(100 * middle.positive_share) == 51 and round(middle.mean_cosine, 2) == 0.01
+    assert round(100 * everything.positive_share) == 73 and round(everything.mean_cosine, 2) == 0.11
+    assert top.positive_share > 0.85 and abs(middle.positive_share - 0.5) < 0.05  # what the prose says
+    assert rare.positive_share > middle.positive_share  # "not almost all words": it depends on the band
+
+
+def test_band_cosines_mean_follows_from_the_common_direction(vectors):
+    """The exact mean over all pairs equals the mean over pairs computed one by one."""
+    (band,) = glove.band_cosines(vectors, bands=((1, 300),), sample=300)
+    unit = np.asarray(vectors.table[:300], dtype=np.float64)
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    cosines = unit @ unit.T
+    pairs = cosines[np.triu_indices(300, k=1)]
+    assert band.mean_cosine == pytest.approx(pairs.mean(), abs=1e-12)
+    assert band.positive_share == pytest.approx((pairs > 0).mean(), abs=1e-12)  # sample = whole band
+
+
+def test_band_cosines_check_their_bands(vectors):
+    with pytest.raises(ValueError, match="a band must be"):
+        glove.band_cosines(vectors, bands=((10, 5),))
+    with pytest.raises(ValueError, match="sample must be"):
+        glove.band_cosines(vectors, sample=1)
+
+
+def test_python_has_a_snake_a_musical_and_a_programming_language_among_its_five_neighbours(vectors):
+    """Lesson 6 names these three of python's five nearest words."""
+    words = [n.word for n in vectors.neighbours("python", k=5)]
+    assert {"reticulated", "spamalot", "php"} <= set(words)

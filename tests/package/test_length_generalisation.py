@@ -82,6 +82,8 @@ def test_make_batch_checks_its_arguments(call, error, message):
     (dict(seeds=(0, -1)), "seeds must be"),
     (dict(schemes=("nope",)), "scheme must be one of"),
     (dict(tasks=("sum",)), "task must be one of"),
+    (dict(patience=0), "patience must be"),
+    (dict(min_gain=1.5), "min_gain must be"),
 ])
 def test_run_settings_check_their_values(options, message):
     with pytest.raises(ValueError, match=message):
@@ -112,6 +114,44 @@ def test_training_side_by_side_gives_the_models_training_alone_would():
     together = experiment.train_models("rope", [("first_token", 0), ("copy_back", 1)], settings, "cpu")[1]
     for (name, a), (_, b) in zip(alone.named_parameters(), together.named_parameters(), strict=True):
         torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-4, msg=name)
+
+
+def test_a_model_stops_when_perfect_or_stalled_and_keeps_its_weights():
+    settings = experiment.RunSettings(train_len=6, steps=60, batch_size=8, eval_batch=8, check_every=10,
+                                      patience=2, min_gain=0.5, check_batch=8)
+    jobs = [("copy_back", 0), ("first_token", 1)]
+    models, history = experiment.train_with_history("none", jobs, settings, "cpu")
+    steps = experiment.check_steps(settings)
+    assert history.shape == (2, len(steps)) and steps[0] == 0 and steps[-1] == 60
+    for row in history:
+        scored = row[~np.isnan(row)]
+        assert np.isnan(row[len(scored):]).all()  # NaN only after the model stopped
+        assert len(scored) < len(steps)  # a gain of 0.5 in two checks: every model stalls early
+    # a stopped model's weights are those of the same model trained alone for the same steps
+    stopped = len(history[0][~np.isnan(history[0])]) - 1
+    alone = experiment.RunSettings(train_len=6, steps=int(steps[stopped]), batch_size=8, eval_batch=8,
+                                   check_every=10, patience=100, check_batch=8)
+    reference = experiment.train_model("copy_back", "none", alone, seed=0, device="cpu")
+    for (name, a), (_, b) in zip(models[0].named_parameters(), reference.named_parameters(), strict=True):
+        torch.testing.assert_close(a, b, atol=1e-9, rtol=1e-9, msg=name)
+
+
+def test_has_stopped_reads_perfect_and_stalled_histories():
+    settings = experiment.RunSettings(patience=2, min_gain=0.05)
+    history = np.array([[0.1, 0.5, 1.0],  # perfect
+                        [0.1, 0.5, 0.52],  # still improving: 0.52 is more than 0.05 above the best before
+                        [0.1, 0.3, 0.6]])
+    assert experiment._has_stopped(history, settings).tolist() == [True, False, False]
+    longer = np.array([[0.1, 0.5, 0.52, 0.53], [0.1, 0.2, 0.3, 0.6]])
+    assert experiment._has_stopped(longer, settings).tolist() == [True, False]
+
+
+def test_float64_is_the_default_and_float32_is_allowed():
+    assert experiment.new_model("rope", experiment.RunSettings()).head.weight.dtype == torch.float64
+    model = experiment.new_model("alibi", experiment.RunSettings(dtype="float32"))
+    assert model.head.weight.dtype == torch.float32
+    with pytest.raises(ValueError, match="dtype must be one of float32, float64"):
+        experiment.RunSettings(dtype="float16")
 
 
 def test_accuracy_of_the_learned_table_is_nan_past_its_training_length():
@@ -156,8 +196,24 @@ def test_results_give_a_tidy_table_and_the_figures_their_parts():
     assert all(trace.mode == "lines" for trace in explorer.data)  # no stray markers on short bands
     table = figures.results_table(results, "copy_back")
     assert table.count("\n") == 1 + 2  # header, rule, one row per scheme
-    assert table.count(figures.NO_PREDICTION) == 2  # the learned table, past L
+    assert table.count(figures.DID_NOT_LEARN) == 2 * 2  # three steps: no model learned, no score past L
     assert results.device == "cpu" and results.seconds > 0
+
+
+def test_the_table_says_no_prediction_for_a_learned_table_that_fit_and_did_not_learn_for_one_that_did_not():
+    settings = experiment.RunSettings(train_len=4, seeds=(0, 1), schemes=("learned", "none"),
+                                      tasks=("first_token",))
+    fit, unfit = np.r_[[1.0] * 4, [np.nan] * 12], np.r_[[0.5] * 4, [0.4] * 12]
+    results = experiment.Results(settings, accuracy={("first_token", "learned", 0): fit,
+                                                     ("first_token", "learned", 1): fit,
+                                                     ("first_token", "none", 0): np.r_[[1.0] * 4, [0.9] * 12],
+                                                     ("first_token", "none", 1): unfit})
+    table = figures.results_table(results, "first_token")
+    assert table.count(figures.NO_PREDICTION) == 2  # the learned table, past L
+    assert "| 2 of 2 |" in table and "| 1 of 2 |" in table
+    assert "0.9 (0.9–0.9)" in table  # only the seed that learned is scored past L
+    assert results.fitted_seeds("first_token", "none") == (0,)
+    assert np.isnan(results.shown_curves("first_token", "none")[1, 4:]).all()
 
 
 # ---------------------------------------------------------------- the page's claims
@@ -171,12 +227,35 @@ def _window(page, task, scheme, window, seed=None):
     return page.window_accuracy(task, scheme, window, seed)
 
 
+def _learned_by_all(page, task):
+    return [s for s in page.settings.schemes if page.fitted_seeds(task, s) == page.settings.seeds]
+
+
 def test_page_settings_match_the_prose():
     settings = experiment.PAGE_SETTINGS
     assert settings.test_len == 4 * settings.train_len  # "tested up to four times longer"
     assert len(settings.seeds) >= 3  # "several seeds"
     assert settings.n_layers == 2  # "two blocks of causal self-attention"
     assert settings.schemes == ("none", "sinusoidal", "learned", "rope", "alibi")
+    assert settings.dtype == "float64"  # "the models train in float64"
+
+
+def test_claim_alibi_gets_the_papers_slopes_for_eight_heads_and_two_would_be_too_weak():
+    from embedding_course import rope
+
+    settings = experiment.PAGE_SETTINGS
+    assert settings.n_heads == 8
+    assert [round(1 / s) for s in rope.alibi_slopes(8).tolist()] == [2, 4, 8, 16, 32, 64, 128, 256]
+    assert round(float(rope.alibi_slopes(2).max()) * (settings.train_len - 1), 2) == 0.44
+
+
+def test_claim_size_ratios_are_computed_from_the_counts():
+    ours = sum(p.numel() for p in experiment.new_model("none", experiment.PAGE_SETTINGS).parameters())
+    assert experiment.size_ratio(124_000_000, 7_005) == 18_000  # the old model: about 18,000 times
+    assert experiment.size_ratio(experiment.PUBLISHED_SIZES["GPT-2 small"], ours) < 10_000  # not "millions"
+    assert experiment.size_ratio(1_300_000_000, 7_005) == 190_000
+    with pytest.raises(ValueError, match="ours must be"):
+        experiment.size_ratio(10, 0)
 
 
 def test_claim_the_learned_table_gives_no_prediction_past_its_training_length(page):
@@ -187,34 +266,62 @@ def test_claim_the_learned_table_gives_no_prediction_past_its_training_length(pa
         assert not np.isnan(curves[:, L - 1]).any()
 
 
+def test_claim_the_budget_is_enough_for_the_schemes_that_learn(page):
+    """Every model that learned a task stopped because it was perfect, at most half-way into the budget."""
+    for task in page.settings.tasks:
+        for scheme in page.settings.schemes:
+            for seed in page.settings.seeds:
+                if page.fits(task, scheme, seed):
+                    stop = page.stopped_at(task, scheme, seed)
+                    assert stop <= page.settings.steps // 2, (task, scheme, seed)
+
+
 def test_claim_every_scheme_learns_the_control_and_keeps_it_to_twice_the_length(page):
+    assert _learned_by_all(page, "marked_token") == list(page.settings.schemes)
     for scheme in page.settings.schemes:
-        assert _window(page, "marked_token", scheme, "seen") >= 0.95, scheme
         if scheme != "learned":
             assert _window(page, "marked_token", scheme, "2x") >= 0.95, scheme
 
 
-def test_claim_near_perfect_at_training_lengths_except_nope_and_alibi_on_copy_back(page):
-    for task in page.settings.tasks:
-        for scheme in page.settings.schemes:
-            if task == "copy_back" and scheme in ("none", "alibi"):
-                continue
-            assert _window(page, task, scheme, "seen") >= 0.95, (task, scheme)
-
-
-def test_claim_nope_and_alibi_do_not_learn_copy_back_even_at_training_lengths(page):
-    chance = 1 / experiment.PLAIN_TOKENS
+def test_claim_every_scheme_learns_every_task_except_nope_and_alibi_on_copy_back(page):
+    for task in ("marked_token", "first_token"):
+        assert _learned_by_all(page, task) == list(page.settings.schemes), task
+    assert _learned_by_all(page, "copy_back") == ["sinusoidal", "learned", "rope"]
     for scheme in ("none", "alibi"):
-        accuracy = _window(page, "copy_back", scheme, "seen")
-        assert chance < accuracy < 0.6, scheme  # a little above chance, far from learned
+        assert page.fitted_seeds("copy_back", scheme) == (), scheme  # "with any seed"
+        assert 1 / experiment.PLAIN_TOKENS < _window(page, "copy_back", scheme, "seen") < 0.9, scheme
 
 
-def test_claim_nope_and_alibi_copy_back_is_best_where_3_back_is_the_first_token(page):
-    L = page.settings.train_len
+def test_claim_models_that_did_not_learn_get_no_score_past_the_training_length(page):
     for scheme in ("none", "alibi"):
-        curve = page.curves("copy_back", scheme).mean(0)  # length n is entry n - 1
-        assert np.nanargmax(curve) == 3, scheme  # highest at length 4
-        assert curve[3] > curve[L - 1] + 0.2, scheme  # and falling by the training length
+        for window in ("2x", "4x"):
+            assert math.isnan(_window(page, "copy_back", scheme, window))
+        assert np.isnan(page.shown_curves("copy_back", scheme)[:, page.settings.train_len:]).all()
+    table = figures.results_table(page, "copy_back")
+    assert table.count(figures.DID_NOT_LEARN) == 2 * 2  # two schemes, two windows
+
+
+def _score(page, scheme, step=None):
+    """Mean over seeds of the copy-back score at the training lengths after ``step`` steps.
+
+    ``step=None``: each model's last score, where it stopped.
+    """
+    steps = list(page.steps)
+    return float(np.mean([page.history[("copy_back", scheme, seed)][
+        steps.index(page.stopped_at("copy_back", scheme, seed) if step is None else step)]
+        for seed in page.settings.seeds]))
+
+
+def test_claim_nope_is_nearly_flat_and_alibi_rises_slowly_on_copy_back(page):
+    """The learning-curve evidence: NoPE gains little after the first checks, ALiBi more, neither learns."""
+    early = 2 * page.settings.check_every
+    nope_gain = _score(page, "none") - _score(page, "none", early)
+    alibi_gain = _score(page, "alibi") - _score(page, "alibi", early)
+    assert nope_gain < 0.1 < alibi_gain
+    assert _score(page, "none") < _score(page, "alibi") < experiment.FIT_ACCURACY
+    learners = [page.stopped_at("copy_back", s, seed) for s in ("sinusoidal", "learned", "rope")
+                for seed in page.settings.seeds]
+    assert max(learners) <= 4 * page.settings.check_every  # "learned within 200 steps"; NoPE flat after
 
 
 def test_claim_sinusoidal_collapses_to_near_chance_right_after_the_training_length(page):
@@ -226,41 +333,35 @@ def test_claim_sinusoidal_collapses_to_near_chance_right_after_the_training_leng
 def test_claim_rope_extrapolates_copy_back_best_but_not_perfectly(page):
     for window in ("2x", "4x"):
         rope = _window(page, "copy_back", "rope", window)
-        others = [_window(page, "copy_back", s, window) for s in ("none", "sinusoidal", "alibi")]
-        assert rope > max(others) + 0.1, window
-    assert _window(page, "copy_back", "rope", "4x") < 0.95
+        assert rope > _window(page, "copy_back", "sinusoidal", window) + 0.1, window
+    assert round(_window(page, "copy_back", "rope", "4x"), 1) < 1.0  # "not 1.0"
     assert _window(page, "copy_back", "rope", "4x") < _window(page, "copy_back", "rope", "2x")
 
 
-def test_claim_nope_and_alibi_hold_the_first_token_to_four_times_the_length(page):
-    for scheme in ("none", "alibi"):
-        assert _window(page, "first_token", scheme, "4x") >= 0.95, scheme
-
-
-def test_claim_sinusoidal_and_rope_fall_below_them_on_the_first_token_with_spread_seeds(page):
-    best = min(_window(page, "first_token", s, "4x") for s in ("none", "alibi"))
-    for scheme in ("sinusoidal", "rope"):
-        assert _window(page, "first_token", scheme, "4x") < best, scheme
-    sinusoidal = {w: _window(page, "first_token", "sinusoidal", w) for w in ("seen", "4x")}
-    assert sinusoidal["4x"] < sinusoidal["seen"]
-    per_seed = [_window(page, "first_token", "sinusoidal", "4x", seed) for seed in page.settings.seeds]
-    assert max(per_seed) - min(per_seed) > 0.2  # "the seeds disagree"
+def test_claim_nope_sinusoidal_and_alibi_hold_the_first_token_and_rope_falls_below(page):
+    readers = [s for s in page.settings.schemes if s != "learned"]
+    holders = [s for s in readers if _window(page, "first_token", s, "4x") >= experiment.FIT_ACCURACY]
+    assert holders == ["none", "sinusoidal", "alibi"]
+    rope = [_window(page, "first_token", "rope", "4x", seed) for seed in page.settings.seeds]
+    assert max(rope) - min(rope) > 0.1  # "its seeds disagree"
 
 
 def test_claim_one_seed_can_mislead(page):
     """Pitfall: on one seed a scheme can look much better or worse than on the mean."""
     gaps = [abs(_window(page, t, s, "4x", seed) - _window(page, t, s, "4x"))
-            for t in page.settings.tasks for s in page.settings.schemes if s != "learned"
-            for seed in page.settings.seeds]
+            for t in page.settings.tasks for s in page.settings.schemes
+            for seed in page.fitted_seeds(t, s) if s != "learned"]
     assert max(gaps) > 0.1
 
 
 def test_claim_every_number_on_the_page_is_finite_where_a_model_can_answer(page):
     for task in page.settings.tasks:
         for scheme in page.settings.schemes:
+            learned = bool(page.fitted_seeds(task, scheme))
             for window in ("seen", "2x", "4x"):
                 value = _window(page, task, scheme, window)
-                assert math.isnan(value) == (scheme == "learned" and window != "seen")
+                expected_nan = window != "seen" and (scheme == "learned" or not learned)
+                assert math.isnan(value) == expected_nan, (task, scheme, window)
 
 
 # ---------------------------------------------------------------- the live form
@@ -285,3 +386,37 @@ def test_live_form_trains_nothing_until_asked_then_runs_the_chosen_settings(monk
     assert len(runs) == 1
     chosen = (runs[0].schemes, runs[0].tasks, runs[0].train_len, runs[0].steps)
     assert chosen == (("learned",), ("first_token",), 4, 25)
+
+
+_RUN_LEARNERS = """
+import dataclasses, json, torch
+from embedding_course import length_generalisation as experiment
+settings = dataclasses.replace(experiment.PAGE_SETTINGS, schemes=("sinusoidal", "rope"), tasks=("copy_back",))
+results = experiment.run_experiment(settings, device="cpu")
+def plain(curves):  # NaN as None, so that equal runs compare equal
+    return {repr(key): [None if v != v else float(v) for v in curve] for key, curve in curves.items()}
+print(json.dumps({"capability": torch.backends.cpu.get_cpu_capability(),
+                  "accuracy": plain(results.accuracy), "history": plain(results.history)}))
+"""
+
+
+def test_models_that_learn_give_the_same_results_on_another_cpu_code_path():
+    """Lesson 7: in float64, models that learn a task give bit-identical accuracies on another code path.
+
+    One run uses PyTorch's plainest kernels (``ATEN_CPU_CAPABILITY=default``), the other the
+    machine's own (AVX2 or AVX-512 on x86-64): they round differently, as another CPU would.
+    """
+    import json
+    import os
+    import subprocess
+    import sys
+
+    def run(**env):
+        done = subprocess.run([sys.executable, "-c", _RUN_LEARNERS], capture_output=True, text=True,
+                              check=True, env={**os.environ, **env}, timeout=1200)
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    plain, native = run(ATEN_CPU_CAPABILITY="default"), run()
+    assert plain["capability"] == "DEFAULT"
+    assert plain["accuracy"] == native["accuracy"]
+    assert plain["history"] == native["history"]

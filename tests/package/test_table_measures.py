@@ -15,6 +15,28 @@ def test_heatmap_goes_flat_between_dimensions_250_and_300():
     assert round(float(turned[200 // 2]), 1) == 2.7
 
 
+def test_the_sines_keep_moving_well_past_the_first_flat_cosine():
+    """Lesson 4: the first flat columns are cosines; the last sines to move are far to the right."""
+    table = positional.sinusoidal_encoding(100, 512, device="cpu")
+    assert table_measures.first_flat_dimension(table, 0.5) % 2 == 1  # a cosine column
+    assert table_measures.first_flat_dimension(table, 0.1) % 2 == 1
+    assert table_measures.last_moving_dimension(table, 0.5, "cos") == 253
+    assert table_measures.last_moving_dimension(table, 0.1, "cos") == 299
+    assert table_measures.last_moving_dimension(table, 0.5, "sin") == 290
+    assert table_measures.last_moving_dimension(table, 0.1, "sin") == 382
+    column_320 = table[:, 320]
+    assert float(column_320.min()) == 0.0 and round(float(column_320.max()), 2) == 0.31
+
+
+def test_last_moving_dimension_checks_its_arguments_and_says_when_nothing_moves():
+    assert table_measures.last_moving_dimension(torch.zeros(3, 4), 0.5, "sin") == -1
+    assert table_measures.last_moving_dimension(torch.eye(4), 0.5, "cos") == 3
+    with pytest.raises(ValueError, match="columns must be 'sin'"):
+        table_measures.last_moving_dimension(torch.eye(4), 0.5, "tan")
+    with pytest.raises(ValueError, match="threshold"):
+        table_measures.last_moving_dimension(torch.eye(4), 0, "sin")
+
+
 def test_first_flat_dimension_is_the_width_when_nothing_is_flat():
     assert table_measures.first_flat_dimension(torch.eye(3), 0.5) == 3
     with pytest.raises(ValueError, match="threshold"):

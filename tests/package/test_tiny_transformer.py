@@ -92,7 +92,7 @@ def test_rope_scheme_scores_do_not_depend_on_where_a_pair_of_tokens_sits():
 @pytest.mark.parametrize("options, message", [
     (dict(scheme="cosine"), "scheme must be one of none, sinusoidal, learned, rope, alibi"),
     (dict(scheme=None), "scheme must be one of"),
-    (dict(vocab_size=0), "vocab_size must be a positive whole number"),
+    (dict(vocab_size=0), "vocab_size must be a whole number >= 1"),
     (dict(n_classes=2.5), "n_classes must be"),
     (dict(d_model=18, n_heads=4), "must split into 4 heads of even size"),
     (dict(d_model=12, n_heads=4), "must split into 4 heads of even size"),

@@ -15,9 +15,11 @@ COPY_IDS = (5, 1, 4, 4, 2, 7, 0, 3)
 """Exercise 1: the answers of ``copy_back`` (3 places back) for this sequence."""
 
 CURVE_TRAIN_LEN = 8
-CURVE = (math.nan, 0.96, 0.98, 0.99, 1.0, 1.0, 0.99, 1.0,
+CURVE = (math.nan, math.nan, math.nan, 0.99, 1.0, 1.0, 0.99, 1.0,
          0.97, 0.9, 0.81, 0.7, 0.62, 0.55, 0.5, 0.47)
-"""Exercise 2: a model's accuracy at test lengths 1..16 (NaN: length 1 has no answer); trained up to 8."""
+"""Exercise 2: a copy-back model's accuracy at test lengths 1..16, trained up to 8.
+
+NaN at lengths 1 to COPY_OFFSET: copy back has no answer there (nothing that far back)."""
 
 SPREAD = {"A": (0.62, 0.81, 0.55), "B": (0.74, 0.58, 0.69)}
 """Exercise 3: the accuracy past the training length of two schemes, one number per seed."""
@@ -88,8 +90,8 @@ def beyond_mean_exercise() -> Exercise:
                 Mistake(mean(CURVE_TRAIN_LEN), off_by_one),
             ),
             low=0, high=1, range_hint="{got} is not an accuracy: every accuracy lies between 0 and 1.",
-            nan_hint="the result is NaN: the window of unseen lengths holds no NaN, so you included length "
-                     "1 (use np.nanmean, or start after the training length).",
+            nan_hint=f"the result is NaN: the window of unseen lengths holds no NaN, so you included "
+                     f"lengths 1 to {COPY_OFFSET} (use np.nanmean, or start after the training length).",
             otherwise=f"{{got}} is not the mean of the accuracies at lengths {CURVE_TRAIN_LEN + 1}..{last}."),
         hint=f"entry n - 1 of CURVE is length n; the unseen lengths are {CURVE_TRAIN_LEN + 1}..{last}.",
         success=f"{expected:.3f}, against {mean(1, CURVE_TRAIN_LEN):.3f} at the lengths it was trained on: "

@@ -12,12 +12,14 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from embedding_course import plotting
-from embedding_course.length_generalisation import TASK_NAMES, Results
+from embedding_course.length_generalisation import FIT_ACCURACY, TASK_NAMES, Results
 from embedding_course.tables import markdown_table
 from embedding_course.tiny_transformer import SCHEME_NAMES, SCHEMES
 
 NO_PREDICTION = "no prediction"
 """What the table says where a model cannot read sequences that long."""
+DID_NOT_LEARN = "did not learn"
+"""What the table says past the training length when no seed learned the task."""
 
 
 SCHEME_DASHES = {"none": "solid", "sinusoidal": "dash", "learned": "dashdot", "rope": "solid", "alibi": "dot"}
@@ -67,11 +69,11 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes.axvline(train_len + 0.5, color="0.35", linestyle="--", linewidth=1)
     axes.text(train_len + 1, 0.03, f"training length {train_len}", color="0.25", fontsize=9)
     for scheme in results.settings.schemes:
-        curves = results.curves(task, scheme)  # (seeds, lengths)
+        curves = results.shown_curves(task, scheme)  # (seeds, lengths), NaN past L unless learned
         colour = scheme_colour(scheme)
         mean, low, high = seed_summary(curves)
-        label = SCHEME_NAMES[scheme]
-        if np.isnan(curves[:, -1]).all() and not np.isnan(curves).all():
+        label = SCHEME_NAMES[scheme] + _learned_note(results, task, scheme)
+        if not label.endswith(")") and np.isnan(curves[:, -1]).all():
             label += f" (stops at {int(np.nanmax(np.where(np.isnan(curves[0]), np.nan, lengths)))})"
         axes.fill_between(lengths, low, high, color=colour, alpha=0.18, linewidth=0)
         axes.plot(lengths, mean, color=colour, label=label, linewidth=1.8,
@@ -84,6 +86,45 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes.set_title(f"{TASK_NAMES[task]}\nmean of {len(results.settings.seeds)} seeds, band: min to max",
                    fontsize=10)
     figure.legend(frameon=False, fontsize=9, loc="outside lower center", ncols=3)  # below: fits a phone
+    return figure
+
+
+def _learned_note(results: Results, task: str, scheme: str) -> str:
+    """``""`` when every seed learned the task, else how many did (the others stop at the training length)."""
+    learned, seeds = len(results.fitted_seeds(task, scheme)), len(results.settings.seeds)
+    if learned == seeds:
+        return ""
+    return f" ({DID_NOT_LEARN})" if learned == 0 else f" ({learned} of {seeds} seeds learned)"
+
+
+def learning_figure(results: Results, task: str, size: tuple[float, float] = (6.4, 4.2)) -> Figure:
+    """Accuracy at the training lengths against training steps for one task: a line per scheme
+    (mean over the seeds still training), a band from the worst to the best seed.
+
+    Returns:
+        The matplotlib ``Figure``.
+    """
+    _check_task_in(results, task)
+    steps = results.steps
+    figure = plotting._new_figure(*size)
+    axes = figure.add_subplot()
+    for scheme in results.settings.schemes:
+        history = np.stack([results.history[(task, scheme, seed)] for seed in results.settings.seeds])
+        mean, low, high = seed_summary(history)  # (checks,) each; NaN once every seed stopped
+        colour = scheme_colour(scheme)
+        axes.fill_between(steps, low, high, color=colour, alpha=0.18, linewidth=0)
+        axes.plot(steps, mean, color=colour, label=SCHEME_NAMES[scheme], linewidth=1.8, marker="o",
+                  markersize=3, linestyle=_MATPLOTLIB_DASHES[SCHEME_DASHES[scheme]])
+    axes.axhline(FIT_ACCURACY, color="0.35", linestyle="--", linewidth=1)
+    axes.text(steps[-1], FIT_ACCURACY - 0.06, f"learned: {FIT_ACCURACY:g}", color="0.25", fontsize=9,
+              ha="right")
+    axes.set_xlim(0, steps[-1])
+    axes.set_ylim(-0.02, 1.02)
+    axes.grid(alpha=0.3)
+    axes.set_xlabel("training steps (a line ends where its models stopped)")
+    axes.set_ylabel(f"accuracy at lengths 1–{results.settings.train_len}")
+    axes.set_title(f"{TASK_NAMES[task]}: learning curves\nmean of the seeds, band: min to max", fontsize=10)
+    figure.legend(frameon=False, fontsize=9, loc="outside lower center", ncols=3)
     return figure
 
 
@@ -114,7 +155,7 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
         for view in ("all", *seeds):
             traces = []
             for scheme in results.settings.schemes:
-                curves = results.curves(task, scheme)  # (seeds, lengths)
+                curves = results.shown_curves(task, scheme)  # (seeds, lengths), NaN past L unless learned
                 if view == "all":
                     line, low, high = seed_summary(curves)
                 else:
@@ -148,20 +189,33 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
 
 
 def format_window(results: Results, task: str, scheme: str, window: str) -> str:
-    """``"mean (min-max)"`` over seeds of one window's accuracy, or :data:`NO_PREDICTION`."""
-    per_seed = [results.window_accuracy(task, scheme, window, seed) for seed in results.settings.seeds]
+    """``"mean (min-max)"`` over the seeds of one window's accuracy, rounded to 0.1.
+
+    Past the training length only the seeds that learned the task count; the cell says
+    :data:`DID_NOT_LEARN` when none did, :data:`NO_PREDICTION` when they cannot read that far.
+    Accuracies are rounded to one decimal: the seeds spread more than that, and no rounding
+    difference between machines can move it.
+    """
+    seeds = results.settings.seeds if window == "seen" else results.fitted_seeds(task, scheme)
+    if not seeds:
+        return DID_NOT_LEARN
+    per_seed = [results.window_accuracy(task, scheme, window, seed) for seed in seeds]
     if all(math.isnan(value) for value in per_seed):
         return NO_PREDICTION
     mean = results.window_accuracy(task, scheme, window)
-    return f"{mean:.2f} ({min(per_seed):.2f}–{max(per_seed):.2f})"
+    return f"{mean:.1f} ({min(per_seed):.1f}–{max(per_seed):.1f})"
 
 
 def results_table(results: Results, task: str) -> str:
-    """A Markdown table for one task: per scheme, the mean accuracy (worst–best seed) in three windows."""
+    """A Markdown table for one task: per scheme, the mean accuracy (worst–best seed) in three windows,
+    and how many seeds learned the task (only those are scored past the training length)."""
     _check_task_in(results, task)
     L = results.settings.train_len
-    headers = ["scheme", f"lengths 1–{L} (seen)", f"{L + 1}–{2 * L}",
+    headers = ["scheme", f"lengths 1–{L} (seen)", "seeds that learned", f"{L + 1}–{2 * L}",
                f"{2 * L + 1}–{results.settings.test_len}"]
-    rows = [[SCHEME_NAMES[scheme], *(format_window(results, task, scheme, w) for w in ("seen", "2x", "4x"))]
+    seeds = len(results.settings.seeds)
+    rows = [[SCHEME_NAMES[scheme], format_window(results, task, scheme, "seen"),
+             f"{len(results.fitted_seeds(task, scheme))} of {seeds}",
+             *(format_window(results, task, scheme, w) for w in ("2x", "4x"))]
             for scheme in results.settings.schemes]
     return markdown_table(headers, rows)

@@ -1,0 +1,64 @@
+"""Claims in the pages' prose that are words, not numbers: quotations and overstatements.
+
+A quotation must be the source's exact words; a claim that a review found overstated must
+not come back. The numbers behind each corrected claim are pinned by the tests of the
+module that computes them (named in each test).
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+LESSONS = Path(__file__).resolve().parents[2] / "book" / "lessons"
+
+QUOTATIONS = {
+    # page -> the exact words of a source the page quotes
+    "04_sinusoidal_positions.md": [
+        # Vaswani et al. (2017), "Attention Is All You Need", section 3.5
+        "we hypothesized it would allow the model to easily learn to attend by relative positions",
+    ],
+    "02_one_hot.md": [
+        # Flaxformer, flaxformer/components/embedding.py, the docstring of Embed
+        "is currently needed for SPMD partitioning",
+    ],
+}
+
+OVERSTATEMENTS = {
+    # page -> wording that said more than the evidence (see the test named in the comment)
+    "03_dense_lookup.md": ["AdamW shrinks them all"],  # test_untouched_rows: the zero padding row stays 0
+    "04_sinusoidal_positions.md": ["could easily learn to attend"],  # not the paper's words
+    "06_seeing_embeddings.md": ["almost all words have positive cosines",  # test_glove: band_cosines
+                                "other programming languages"],  # test_glove: python's neighbours
+    "07_length_generalisation.md": ["millions of times smaller",  # the ratio is computed on the page
+                                    "length 1 has no answer",  # test_exercises_lesson_7: NaN at 1..3
+                                    "did not find a way\naround the bias"],
+}
+
+
+def _prose(page: str) -> str:
+    """The page's text with line breaks and repeated spaces folded into one space."""
+    return re.sub(r"\s+", " ", (LESSONS / page).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page, words", [(p, w) for p, quotes in QUOTATIONS.items() for w in quotes])
+def test_a_quotation_is_the_sources_exact_words(page, words):
+    assert f'"{words}"' in _prose(page)
+
+
+def test_lesson_4_quotes_nothing_else_from_the_paper_in_quotation_marks():
+    prose = _prose("04_sinusoidal_positions.md")
+    quoted = re.findall(r'"([^"]*relative positions[^"]*)"', prose)
+    assert quoted == QUOTATIONS["04_sinusoidal_positions.md"]
+
+
+@pytest.mark.parametrize("page, words", [(p, w) for p, claims in OVERSTATEMENTS.items() for w in claims])
+def test_an_overstated_claim_does_not_come_back(page, words):
+    assert re.sub(r"\s+", " ", words) not in _prose(page)
+
+
+def test_lesson_6_names_only_neighbours_that_are_glued_from_the_list():
+    """The python sentence quotes each neighbour with its rank, computed on the page."""
+    prose = _prose("06_seeing_embeddings.md")
+    for word in ("reticulated", "spamalot", "php"):
+        assert f"*{word}*, number {{glue:text}}`python_{word}`" in prose
