@@ -75,7 +75,7 @@ test: venv vendor browser ## lint, package tests, full build, browser tests
 lint: venv ## ruff, and the workflow linters
 	$(VENV)/bin/ruff check code tests tools _ext
 	$(VENV)/bin/actionlint .github/workflows/*.yml
-	$(VENV)/bin/zizmor --offline .github/workflows
+	$(VENV)/bin/zizmor --offline .github/workflows .github/dependabot.yml
 
 notebooks: venv vendor ## regenerate the .ipynb beside each page (run after editing a page; builds the book for its numbers)
 	$(PY) tools/sync_notebooks.py --setup-cells
