@@ -44,7 +44,7 @@ PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quie
 lock: venv ## recompile requirements.txt, requirements-cuda.txt and requirements-nodeps.txt
 	$(PIP_COMPILE) $(TORCH_CPU_SOURCE) --output-file requirements.txt requirements.in
 	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
-	  $(PIP_COMPILE) --output-file requirements-cuda.txt requirements.in
+	  $(PIP_COMPILE) --upgrade-package torch --output-file requirements-cuda.txt requirements.in
 	rm -rf .lock-nodeps && $(PY) -m pip download --quiet --no-deps --dest .lock-nodeps -r requirements-nodeps.in
 	{ echo "# Compiled by make lock from requirements-nodeps.in (pip download --no-deps, pip hash)."; \
 	  grep -v '^#' requirements-nodeps.in | grep . | while read -r pin; do \
