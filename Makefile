@@ -8,20 +8,49 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 
 
-.PHONY: site book page venv vendor browser test check lint notebooks serve bench clean
+.PHONY: site book page venv lock sync vendor browser test check lint notebooks serve bench clean
 
 site: book ## build the site into _build/html
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: requirements.txt requirements-nodeps.txt code/pyproject.toml
+# PyTorch for this machine: the CUDA build when an NVIDIA GPU answers `nvidia-smi -L`, else the
+# CPU build (no CUDA libraries). Choose with `make TORCH=cuda` or `make TORCH=cpu` (in a new .venv).
+TORCH ?= $(if $(shell nvidia-smi -L 2>/dev/null | grep '^GPU'),cuda,cpu)
+LOCK := $(if $(filter cuda,$(TORCH)),requirements-cuda.txt,requirements.txt)
+# The CPU build's wheels. When this index does not answer, pip's own sources (pip.conf, e.g. a
+# find-links folder that holds torch-X+cpu) must have it.
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+
+$(VENV)/.installed: $(LOCK) requirements-nodeps.txt code/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet --no-deps -r requirements-nodeps.txt
+	@cpu_index=""; if [ "$(TORCH)" = cpu ]; then \
+	  if $(PYTHON) -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/torch/", timeout=20)' \
+	      $(TORCH_CPU_INDEX) 2>/dev/null; then cpu_index="--extra-index-url $(TORCH_CPU_INDEX)"; \
+	  else echo "make: $(TORCH_CPU_INDEX) does not answer; PyTorch's CPU build must come from pip's own sources"; fi; \
+	fi; set -x; $(PY) -m pip install --quiet --require-hashes $$cpu_index -r $(LOCK)
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements-nodeps.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e code
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
+
+# Recompile the lock files from requirements.in with pip-compile (pip-tools), every file's hash
+# included. TORCH_CPU_SOURCE= (empty) when the CPU index is out of reach and pip.conf holds the
+# CPU wheel. The CUDA lock sees PyPI only, so that its torch is PyPI's with its CUDA libraries.
+TORCH_CPU_SOURCE ?= --extra-index-url $(TORCH_CPU_INDEX)
+PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quiet --generate-hashes \
+	--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links
+
+lock: venv ## recompile requirements.txt, requirements-cuda.txt and requirements-nodeps.txt
+	$(PIP_COMPILE) $(TORCH_CPU_SOURCE) --output-file requirements.txt requirements.in
+	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
+	  $(PIP_COMPILE) --upgrade-package torch --output-file requirements-cuda.txt requirements.in
+	rm -rf .lock-nodeps && $(PY) -m pip download --quiet --no-deps --dest .lock-nodeps -r requirements-nodeps.in
+	{ echo "# Compiled by make lock from requirements-nodeps.in (pip download --no-deps, pip hash)."; \
+	  grep -v '^#' requirements-nodeps.in | grep . | while read -r pin; do \
+	    echo "$$pin \\"; $(PY) -m pip hash .lock-nodeps/$$(echo "$${pin%%==*}" | tr - _)-* | sed -n 's/^--hash/    --hash/p'; done; \
+	} > requirements-nodeps.txt
+	rm -rf .lock-nodeps
 
 MATH_JS := tools/math-js/node_modules/mathjax-full/package.json
 
@@ -51,10 +80,13 @@ $(CSS_JS): tools/css-js/package.json tools/css-js/package-lock.json
 	rm -rf .vendor/tarballs
 	touch $@
 
-book: venv vendor ## build the whole book (re-executes pages whose code or package changed)
+sync: venv ## write _config.yml's repository address into the set-up cells and CITATION.cff
+	$(PY) tools/sync_repository.py
+
+book: venv vendor sync ## build the whole book (re-executes pages whose code or package changed)
 	$(PY) tools/build_book.py
 
-page: venv vendor ## build one page into _build/pages/NAME/_build/html: make page PAGE=book/lessons/04_sinusoidal_positions.md
+page: venv vendor sync ## build one page into _build/pages/NAME/_build/html: make page PAGE=book/lessons/04_sinusoidal_positions.md
 	@test -n "$(PAGE)" || { echo "usage: make page PAGE=book/lessons/NN_name.md"; exit 2; }
 	$(PY) tools/build_book.py --page $(PAGE)
 
@@ -86,7 +118,7 @@ check: venv vendor ## the inner loop: lint, package tests, one quick page (CHECK
 lint: venv ## ruff, and the workflow linters
 	$(VENV)/bin/ruff check code tests tools _ext
 	$(VENV)/bin/actionlint .github/workflows/*.yml
-	$(VENV)/bin/zizmor --offline .github/workflows
+	$(VENV)/bin/zizmor --offline .github/workflows .github/dependabot.yml
 
 notebooks: venv vendor ## regenerate the .ipynb beside each page (run after editing a page; builds the book for its numbers)
 	$(PY) tools/sync_notebooks.py --setup-cells

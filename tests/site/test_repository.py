@@ -30,9 +30,9 @@ def test_workflows_have_no_zizmor_findings():
 def _pins(path: Path) -> dict[str, str]:
     pins = {}
     for line in path.read_text().splitlines():
-        match = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;#]+)", line.strip())
-        if match:
-            pins[match.group(1).lower()] = match.group(2)
+        match = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;#\\]+)", line.strip())
+        if match:  # the version without a local label: torch 2.13.0+cpu is the CPU build of 2.13.0
+            pins[match.group(1).lower().replace("_", "-")] = match.group(2).split("+")[0]
     return pins
 
 

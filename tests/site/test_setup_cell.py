@@ -16,7 +16,9 @@ import pytest
 
 from .conftest import REPO_ROOT
 
-FAKE_PIP = '''import sys
+FAKE_PIP = '''import os, sys
+with open(os.environ.get("PIP_CALLS", os.devnull), "a") as calls:
+    calls.write(" ".join(sys.argv[1:]) + "\\n")
 print("Looking in indexes: somewhere")
 for name in ("numpy", "torch"):
     print(f"Collecting {name}")
@@ -48,8 +50,9 @@ def fresh_python(tmp_path_factory) -> Path:
     return python
 
 
-def run_cell(python: Path, source: str, cwd: Path) -> str:
-    result = subprocess.run([python, "-c", source], capture_output=True, text=True, cwd=cwd, timeout=60)
+def run_cell(python: Path, source: str, cwd: Path, env: dict | None = None) -> str:
+    result = subprocess.run([python, "-c", source], capture_output=True, text=True, cwd=cwd, timeout=60,
+                            env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
@@ -58,9 +61,9 @@ def test_it_says_what_it_installs_step_by_step_and_to_reload(fresh_python, tmp_p
     output = run_cell(fresh_python, set_up_cell(), tmp_path)
     lines = output.splitlines()
     assert lines[0].startswith("Installing the course package") and "minute" in lines[0]
-    assert any(line.startswith("[1/2] the course package") for line in lines)
-    assert any(line.startswith("[2/2] the position table") for line in lines)
-    assert "    Collecting torch" in lines and sum("done in" in line for line in lines) == 2
+    assert any(line.startswith("[2/3] the course package") for line in lines)
+    assert any(line.startswith("[3/3] the position table") for line in lines)
+    assert "    Collecting torch" in lines and sum("done in" in line for line in lines) == 3
     assert "Looking in indexes" not in output  # only the lines that show progress
     assert "Reload this browser page once" in lines[-1]  # widgets and plotly were installed just now
 
@@ -89,3 +92,38 @@ def test_the_cell_is_the_same_in_every_notebook():
                                if cell.cell_type == "code")
                for path in (REPO_ROOT / "book").rglob("*.ipynb")}
     assert len(set(sources.values())) == 1, sorted(sources)
+
+
+def pip_calls(fresh_python, tmp_path, source: str, nvidia_smi: str | None) -> tuple[str, list[str]]:
+    """Run the cell with or without a stand-in ``nvidia-smi`` on the PATH; its output and pip's calls."""
+    tools = tmp_path / "bin"
+    tools.mkdir(exist_ok=True)
+    if nvidia_smi is not None:
+        (tools / "nvidia-smi").write_text(f"#!/bin/sh\n{nvidia_smi}\n")
+        (tools / "nvidia-smi").chmod(0o755)
+    calls = tmp_path / "pip-calls.txt"
+    calls.unlink(missing_ok=True)
+    env = {"PATH": f"{tools}:/usr/bin:/bin", "PIP_CALLS": str(calls)}
+    output = run_cell(fresh_python, source, tmp_path, env)
+    return output, calls.read_text().splitlines() if calls.exists() else []
+
+
+@pytest.mark.parametrize("nvidia_smi", [None, "exit 9"])  # no driver; a driver that finds no GPU
+def test_without_torch_and_without_a_gpu_it_installs_the_cpu_build_first(fresh_python, tmp_path, nvidia_smi):
+    output, calls = pip_calls(fresh_python, tmp_path, set_up_cell(), nvidia_smi)
+    assert calls[0] == "install --progress-bar off torch --index-url https://download.pytorch.org/whl/cpu"
+    assert "[1/3] PyTorch for the CPU" in output and "2-4 minutes" in output.splitlines()[0]
+    assert len(calls) == 3
+
+
+def test_without_torch_on_a_gpu_it_installs_the_cuda_build(fresh_python, tmp_path):
+    output, calls = pip_calls(fresh_python, tmp_path, set_up_cell(), 'echo "GPU 0: NVIDIA A100 (UUID: x)"')
+    assert calls[0] == "install --progress-bar off torch"
+    assert "[1/3] PyTorch with CUDA" in output and "5-15 minutes" in output.splitlines()[0]
+
+
+def test_with_torch_it_keeps_it(fresh_python, tmp_path):
+    (tmp_path / "torch.py").write_text("")  # Colab and Binder have PyTorch
+    output, calls = pip_calls(fresh_python, tmp_path, set_up_cell(), None)
+    assert not any(call.split()[3:4] == ["torch"] for call in calls), calls
+    assert len(calls) == 2 and "about 1 minute" in output.splitlines()[0]

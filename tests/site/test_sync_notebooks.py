@@ -131,7 +131,7 @@ def test_the_checker_finds_myst_left_in_markdown():
 def test_without_a_build_no_notebook_is_written(tmp_path):
     (tmp_path / "book").mkdir()
     (tmp_path / "_config.yml").write_text("repository:\n  url: https://example.org/course\n")
-    (tmp_path / "requirements-nodeps.txt").write_text("")
+    (tmp_path / "requirements-nodeps.in").write_text("")
     page = tmp_path / "book" / "page.md"
     page.write_text("---\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n# Page\n\n"
                     "```{code-cell} ipython3\n:tags: [remove-cell]\n\n# Set-up: old\n```\n\n"

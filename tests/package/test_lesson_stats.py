@@ -1,0 +1,61 @@
+"""Reading time counts the prose a reader reads, and nothing else."""
+
+from pathlib import Path
+
+import pytest
+
+from embedding_course import lesson_stats
+
+PAGE = """---
+kernelspec:
+  name: python3
+---
+
+# Two words
+
+Some prose with {glue:text}`count:.3f` items and a {numref}`fig-table` reference.
+
+```{code-cell} ipython3
+:tags: [remove-cell]
+
+lots of code that nobody reads as prose
+```
+
+:::{admonition} Goals
+:class: tip
+Learn three things.
+:::
+
+```python
+print("a listing")
+```
+"""
+
+
+def test_counts_headings_prose_roles_and_admonitions_only():
+    # "Two words" (2) + "Some prose with count items and a fig-table reference" (9)
+    # + "Goals" (1) + "Learn three things" (3)
+    assert lesson_stats.prose_words(PAGE) == 15
+    assert "nobody" not in lesson_stats.prose(PAGE) and "listing" not in lesson_stats.prose(PAGE)
+
+
+def test_reading_minutes_is_words_over_speed():
+    assert lesson_stats.reading_minutes(1000, 200) == 5
+    assert lesson_stats.reading_minutes(0) == 0
+
+
+@pytest.mark.parametrize("words, speed", [(-1, 200), (1.5, 200), (100, 0), (100, float("nan"))])
+def test_bad_numbers_are_refused(words, speed):
+    with pytest.raises(ValueError, match="must be"):
+        lesson_stats.reading_minutes(words, speed)
+
+
+def test_a_page_must_be_text():
+    with pytest.raises(TypeError, match="a str"):
+        lesson_stats.prose_words(Path("book/intro.md"))
+
+
+def test_every_lesson_has_hundreds_of_words():
+    lessons = sorted((Path(__file__).resolve().parents[2] / "book" / "lessons").glob("*.md"))
+    assert len(lessons) == 7
+    assert all(lesson_stats.prose_words(page.read_text()) > 500 for page in lessons)
