@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from embedding_course import checks
@@ -220,3 +221,39 @@ def scaling_hook(method: str, head_dim: int, base: float, factor: float, origina
         return scaled_frequencies(method, head_dim, base, factor, original_len, seq_len)
 
     return frequencies
+
+
+def fitted_score(dim: int = 128, base: float = 10000.0, length: int = 2048, n_points: int = 200,
+                 seed: int = 0, far_factor: float = 1.5) -> dict:
+    """Position Interpolation's Figure 2: fit a RoPE score function, then read it outside and between points.
+
+    A RoPE attention score as a function of the offset ``s`` is
+    ``a(s) = Re(sum_j h_j exp(i s theta_j))``: ``dim`` real coefficients on ``cos(s theta_j)``
+    and ``sin(s theta_j)``. They are fitted by least squares (``numpy.linalg.lstsq``, minimum
+    norm) to ``n_points`` random values in [-1, 1] at random offsets in ``[0, length]``.
+
+    Returns:
+        dict with the fitted ``points`` and ``targets``; ``far`` (whole positions up to
+        ``far_factor * length``) and ``far_score``; ``near`` (every 0.1 in ``[0, length]``)
+        and ``near_score``; ``length``; and the largest ``|a|`` inside (``inside_max``, at the
+        0.1 steps) and past ``length`` (``outside_max``).
+    """
+    checks.whole(dim, "dim", minimum=2)
+    checks.whole(length, "length")
+    checks.whole(n_points, "n_points")
+    rng = np.random.default_rng(seed)
+    points = np.sort(rng.uniform(0, length, n_points))  # (N,)
+    targets = rng.uniform(-1, 1, n_points)  # (N,)
+    thetas = inverse_frequencies(dim, base).numpy()  # (dim/2,)
+
+    def basis(offsets):  # (M,) -> (M, dim)
+        angles = offsets[:, None] * thetas[None, :]
+        return np.concatenate([np.cos(angles), np.sin(angles)], axis=1)
+
+    coefficients = np.linalg.lstsq(basis(points), targets, rcond=None)[0]  # (dim,)
+    far = np.arange(0, int(far_factor * length) + 1, dtype=np.float64)
+    near = np.linspace(0, length, 10 * length + 1)
+    far_score, near_score = basis(far) @ coefficients, basis(near) @ coefficients
+    return {"points": points, "targets": targets, "far": far, "far_score": far_score, "near": near,
+            "near_score": near_score, "length": length,
+            "inside_max": float(np.abs(near_score).max()), "outside_max": float(np.abs(far_score[far > length]).max())}

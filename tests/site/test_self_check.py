@@ -22,6 +22,7 @@ from embedding_course.exercises import (
     one_hot,
     pipeline,
     positional,
+    rotary,
     tokens,
 )
 from embedding_course.exercises.engine import Fields, Mapping, Number, Values, Words
@@ -45,6 +46,8 @@ DECLARATIONS = {
     "07_length_generalisation": [length_generalisation.copy_targets_exercise,
                                  length_generalisation.beyond_mean_exercise,
                                  length_generalisation.spread_exercise],
+    "08_rotary_positions": [rotary.wavelength_exercise, rotary.ntk_base_exercise,
+                            rotary.llama_class_exercise, rotary.layout_bug_exercise],
 }
 EXERCISES = [declare for declares in DECLARATIONS.values() for declare in declares]
 
@@ -133,6 +136,7 @@ ANSWERED_ON_EACH_PAGE = {
     "05_combined_pipeline": pipeline.batch_exercise,
     "06_seeing_embeddings": glove.analogy_exercise,
     "07_length_generalisation": length_generalisation.spread_exercise,
+    "08_rotary_positions": rotary.llama_class_exercise,
 }
 """One exercise per lesson, covering every kind of answer box."""
 
