@@ -23,7 +23,6 @@ import torch
 from embedding_course import checks
 from embedding_course.positional import inverse_frequencies
 
-
 LAYOUTS = ("interleaved", "rotate_half")
 """Which channels form a pair: ``(2i, 2i + 1)`` (RoFormer, GPT-J, Meta's LLaMA code) or
 ``(i, i + d/2)`` (GPT-NeoX, Hugging Face's LLaMA, whose ``rotate_half`` swaps the two halves)."""

@@ -79,13 +79,16 @@ def with_scaling(model, method: str, factor: float, original_len: int):
     scaled = copy.deepcopy(model)
     for block in scaled.blocks:
         attention = block.attn
-        attention.rope_scaling = (None if method == "none" else
-                                  rope_scaling.scaling_hook(method, attention.head_dim, BASE, factor, original_len))
+        attention.rope_scaling = (
+            None
+            if method == "none"
+            else rope_scaling.scaling_hook(method, attention.head_dim, BASE, factor, original_len)
+        )
     return scaled
 
 
 def fine_tune(model, task: str, seq_len: int, steps: int, batch_size: int, rate: float, seed: int):
-    """Train ``model`` (in place) for ``steps`` steps on sequences of ``seq_len`` tokens; returns it in eval mode."""
+    """Train ``model`` in place for ``steps`` steps on sequences of ``seq_len`` tokens; return it in eval mode."""
     generator = torch.Generator().manual_seed(20_000 + seed)  # data neither the training nor the test saw
     optimizer = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=0.0)
     device = next(model.parameters()).device
@@ -101,7 +104,9 @@ def fine_tune(model, task: str, seq_len: int, steps: int, batch_size: int, rate:
 
 
 @torch.no_grad()
-def logit_gap_by_position(model, other, task: str, seq_len: int, batch_size: int = 64, seed: int = 0) -> np.ndarray:
+def logit_gap_by_position(
+    model, other, task: str, seq_len: int, batch_size: int = 64, seed: int = 0
+) -> np.ndarray:
     """Mean absolute difference of two models' logits at each position, shape (seq_len,)."""
     ids, _ = make_batch(task, batch_size, seq_len, torch.Generator().manual_seed(30_000 + seed))
     device = next(model.parameters()).device
@@ -127,7 +132,9 @@ class ExtensionResults:
 
     def window(self, phase: str, method: str, low: int, high: int) -> np.ndarray:
         """Each seed's mean accuracy over test lengths ``low..high``, shape (seeds,)."""
-        return np.array([np.nanmean(self.accuracy[(phase, method, seed)][low - 1:high]) for seed in self.seeds])
+        return np.array(
+            [np.nanmean(self.accuracy[(phase, method, seed)][low - 1 : high]) for seed in self.seeds]
+        )
 
     def beyond(self, phase: str, method: str) -> np.ndarray:
         """Each seed's mean accuracy past the training length (train_len+1 .. test_len)."""
@@ -144,10 +151,18 @@ class ExtensionResults:
         for phase in PHASES:
             for method in self.settings.methods:
                 seen, beyond = self.seen(phase, method), self.beyond(phase, method)
-                rows.append({"phase": phase, "method": rope_scaling.METHOD_NAMES[method],
-                             "seen mean": seen.mean(), "seen min": seen.min(), "seen max": seen.max(),
-                             "longer mean": beyond.mean(), "longer min": beyond.min(),
-                             "longer max": beyond.max()})
+                rows.append(
+                    {
+                        "phase": phase,
+                        "method": rope_scaling.METHOD_NAMES[method],
+                        "seen mean": seen.mean(),
+                        "seen min": seen.min(),
+                        "seen max": seen.max(),
+                        "longer mean": beyond.mean(),
+                        "longer min": beyond.min(),
+                        "longer max": beyond.max(),
+                    }
+                )
         return rows
 
 
@@ -162,21 +177,29 @@ def run_extension(settings: ExtensionSettings | None = None, device="cpu") -> Ex
         for seed in models.seeds:
             trained = train_model(settings.task, "rope", models, seed, device)
 
-            def accuracy(model):
+            def accuracy(model, seed=seed):
                 return accuracy_by_length(model, settings.task, models.test_len, settings.eval_batch, seed)
 
             for method in settings.methods:
                 scaled = with_scaling(trained, method, settings.factor, models.train_len)
                 results.accuracy[("zero-shot", method, seed)] = accuracy(scaled)
                 torch.manual_seed(seed)
-                fine_tune(scaled, settings.task, models.test_len, settings.finetune_steps,
-                          settings.finetune_batch, settings.finetune_rate, seed)
+                fine_tune(
+                    scaled,
+                    settings.task,
+                    models.test_len,
+                    settings.finetune_steps,
+                    settings.finetune_batch,
+                    settings.finetune_rate,
+                    seed,
+                )
                 results.accuracy[("fine-tuned", method, seed)] = accuracy(scaled)
             results.layout_accuracy[("right", seed)] = accuracy(trained)
             for name, permute in (("converted", True), ("swapped", False)):
                 other = set_layout(trained, "rotate_half", permute)
                 results.layout_accuracy[(name, seed)] = accuracy(other)
                 results.layout_gap[(name, seed)] = logit_gap_by_position(
-                    trained, other, settings.task, models.test_len, seed=seed)
+                    trained, other, settings.task, models.test_len, seed=seed
+                )
     results.seconds = time.perf_counter() - started
     return results

@@ -65,7 +65,7 @@ def linear_frequencies(dim: int, base: float, factor: float) -> torch.Tensor:
 
 
 def ntk_base(base: float, factor: float, dim: int) -> float:
-    """The NTK-aware base: ``base * factor ** (dim / (dim - 2))``, so the slowest pair is divided by ``factor``."""
+    """The NTK-aware base ``base * factor ** (dim / (dim - 2))``: the slowest pair is divided by ``factor``."""
     dim, base, factor = _check(dim, base, factor)
     return base * factor ** (dim / (dim - 2))
 
@@ -75,8 +75,10 @@ def ntk_frequencies(dim: int, base: float, factor: float) -> torch.Tensor:
     return inverse_frequencies(dim, ntk_base(base, factor, dim))
 
 
-def dynamic_frequencies(dim: int, base: float, factor: float, seq_len: int, original_len: int) -> torch.Tensor:
-    """Dynamic NTK at the current length ``seq_len``: unchanged up to ``original_len``, then a growing base."""
+def dynamic_frequencies(
+    dim: int, base: float, factor: float, seq_len: int, original_len: int
+) -> torch.Tensor:
+    """Dynamic NTK at the length ``seq_len``: unchanged up to ``original_len``, then a growing base."""
     dim, base, factor = _check(dim, base, factor)
     seq_len = max(checks.whole(seq_len, "seq_len"), checks.whole(original_len, "original_len"))
     grown = base * (factor * seq_len / original_len - (factor - 1)) ** (dim / (dim - 2))
@@ -92,14 +94,21 @@ def yarn_attention_factor(factor: float) -> float:
     return 1.0 if factor <= 1 else 0.1 * math.log(factor) + 1.0
 
 
-def yarn_correction_range(dim: int, base: float, original_len: int, beta_fast: float = 32.0,
-                          beta_slow: float = 1.0, truncate: bool = True) -> tuple[float, float]:
+def yarn_correction_range(
+    dim: int,
+    base: float,
+    original_len: int,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+) -> tuple[float, float]:
     """The pair indices where YaRN's ramp starts and ends.
 
     Pair ``i`` turns ``original_len / (2 pi base ** (2i/d))`` times in training; the ramp runs
     from the pair that turns ``beta_fast`` times to the one that turns ``beta_slow`` times
     (rounded outwards when ``truncate``, as in the reference code), clipped to ``0 .. dim-1``.
     """
+
     def pair_turning(turns: float) -> float:  # solve original_len / wavelength_i = turns for i
         return dim * math.log(original_len / (turns * 2 * math.pi)) / (2 * math.log(base))
 
@@ -109,9 +118,15 @@ def yarn_correction_range(dim: int, base: float, original_len: int, beta_fast: f
     return max(low, 0), min(high, dim - 1)
 
 
-def yarn_ramp(dim: int, base: float, original_len: int, beta_fast: float = 32.0, beta_slow: float = 1.0,
-              truncate: bool = True) -> torch.Tensor:
-    """Per pair, how much YaRN interpolates: 0 keeps ``theta_i``, 1 divides it by the factor. Shape (dim/2,)."""
+def yarn_ramp(
+    dim: int,
+    base: float,
+    original_len: int,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+) -> torch.Tensor:
+    """Per pair, how much YaRN interpolates: 0 keeps ``theta_i``, 1 divides it by the factor; (dim/2,)."""
     low, high = yarn_correction_range(dim, base, original_len, beta_fast, beta_slow, truncate)
     if low == high:
         high += 0.001  # as the reference code: no division by zero
@@ -119,8 +134,15 @@ def yarn_ramp(dim: int, base: float, original_len: int, beta_fast: float = 32.0,
     return ((pair - low) / (high - low)).clamp(0, 1)
 
 
-def yarn_frequencies(dim: int, base: float, factor: float, original_len: int, beta_fast: float = 32.0,
-                     beta_slow: float = 1.0, truncate: bool = True) -> tuple[torch.Tensor, float]:
+def yarn_frequencies(
+    dim: int,
+    base: float,
+    factor: float,
+    original_len: int,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+) -> tuple[torch.Tensor, float]:
     """YaRN: per pair a blend of the frequency and the frequency divided by ``factor``.
 
     Returns:
@@ -134,8 +156,14 @@ def yarn_frequencies(dim: int, base: float, factor: float, original_len: int, be
     return inv_freq, yarn_attention_factor(factor)
 
 
-def llama3_frequencies(dim: int, base: float, factor: float = 8.0, low_freq_factor: float = 1.0,
-                       high_freq_factor: float = 4.0, original_len: int = 8192) -> torch.Tensor:
+def llama3_frequencies(
+    dim: int,
+    base: float,
+    factor: float = 8.0,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+    original_len: int = 8192,
+) -> torch.Tensor:
     """Llama 3.1: short wavelengths kept, long ones divided by ``factor``, a smooth blend between.
 
     A pair's wavelength ``2 pi / theta_i`` is compared with ``original_len / high_freq_factor``
@@ -144,8 +172,9 @@ def llama3_frequencies(dim: int, base: float, factor: float = 8.0, low_freq_fact
     dim, base, factor = _check(dim, base, factor)
     checks.whole(original_len, "original_len")
     if not 0 < low_freq_factor < high_freq_factor:
-        raise ValueError(f"need 0 < low_freq_factor < high_freq_factor, got {low_freq_factor} and "
-                         f"{high_freq_factor}")
+        raise ValueError(
+            f"need 0 < low_freq_factor < high_freq_factor, got {low_freq_factor} and {high_freq_factor}"
+        )
     original = inverse_frequencies(dim, base)
     wavelengths = 2 * math.pi / original
     smooth = (original_len / wavelengths - low_freq_factor) / (high_freq_factor - low_freq_factor)
@@ -155,8 +184,9 @@ def llama3_frequencies(dim: int, base: float, factor: float = 8.0, low_freq_fact
     return torch.where(long_waves, original / factor, torch.where(short_waves, original, blended))
 
 
-def llama3_class(wavelength: float, original_len: int = 8192, low_freq_factor: float = 1.0,
-                 high_freq_factor: float = 4.0) -> str:
+def llama3_class(
+    wavelength: float, original_len: int = 8192, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0
+) -> str:
     """Which of Llama 3.1's three rules a pair of this wavelength falls under: ``"kept"``, ``"blended"``
     or ``"divided"``."""
     wavelength = checks.positive(wavelength, "wavelength")
@@ -167,8 +197,9 @@ def llama3_class(wavelength: float, original_len: int = 8192, low_freq_factor: f
     return "blended"
 
 
-def scaled_frequencies(method: str, dim: int, base: float, factor: float, original_len: int,
-                       seq_len: int | None = None) -> tuple[torch.Tensor, float]:
+def scaled_frequencies(
+    method: str, dim: int, base: float, factor: float, original_len: int, seq_len: int | None = None
+) -> tuple[torch.Tensor, float]:
     """Any method's per-pair frequencies and its factor on queries and keys.
 
     Args:
@@ -199,18 +230,27 @@ def scaled_frequencies(method: str, dim: int, base: float, factor: float, origin
     return llama3_frequencies(dim, base, factor, original_len=original_len), 1.0
 
 
-def classify_pairs(original: torch.Tensor, scaled: torch.Tensor, factor: float,
-                   rtol: float = 1e-9) -> dict[str, int]:
+def classify_pairs(
+    original: torch.Tensor, scaled: torch.Tensor, factor: float, rtol: float = 1e-9
+) -> dict[str, int]:
     """Count the pairs a method leaves ``unchanged``, ``divided`` (by ``factor``) or ``between``."""
-    original, scaled = torch.as_tensor(original, dtype=torch.float64), torch.as_tensor(scaled, dtype=torch.float64)
+    original, scaled = (
+        torch.as_tensor(original, dtype=torch.float64),
+        torch.as_tensor(scaled, dtype=torch.float64),
+    )
     if original.shape != scaled.shape or original.ndim != 1:
-        raise ValueError(f"original and scaled must be 1-D of one shape, got {tuple(original.shape)} "
-                         f"and {tuple(scaled.shape)}")
+        raise ValueError(
+            f"original and scaled must be 1-D of one shape, got {tuple(original.shape)} "
+            f"and {tuple(scaled.shape)}"
+        )
     ratio = scaled / original
     unchanged = torch.isclose(ratio, torch.ones_like(ratio), rtol=rtol, atol=0)
     divided = torch.isclose(ratio, torch.full_like(ratio, 1 / factor), rtol=rtol, atol=0) & ~unchanged
-    return {"unchanged": int(unchanged.sum()), "divided": int(divided.sum()),
-            "between": int((~unchanged & ~divided).sum())}
+    return {
+        "unchanged": int(unchanged.sum()),
+        "divided": int(divided.sum()),
+        "between": int((~unchanged & ~divided).sum()),
+    }
 
 
 def scaling_hook(method: str, head_dim: int, base: float, factor: float, original_len: int):
@@ -223,8 +263,14 @@ def scaling_hook(method: str, head_dim: int, base: float, factor: float, origina
     return frequencies
 
 
-def fitted_score(dim: int = 128, base: float = 10000.0, length: int = 2048, n_points: int = 200,
-                 seed: int = 0, far_factor: float = 1.5) -> dict:
+def fitted_score(
+    dim: int = 128,
+    base: float = 10000.0,
+    length: int = 2048,
+    n_points: int = 200,
+    seed: int = 0,
+    far_factor: float = 1.5,
+) -> dict:
     """Position Interpolation's Figure 2: fit a RoPE score function, then read it outside and between points.
 
     A RoPE attention score as a function of the offset ``s`` is
@@ -254,6 +300,14 @@ def fitted_score(dim: int = 128, base: float = 10000.0, length: int = 2048, n_po
     far = np.arange(0, int(far_factor * length) + 1, dtype=np.float64)
     near = np.linspace(0, length, 10 * length + 1)
     far_score, near_score = basis(far) @ coefficients, basis(near) @ coefficients
-    return {"points": points, "targets": targets, "far": far, "far_score": far_score, "near": near,
-            "near_score": near_score, "length": length,
-            "inside_max": float(np.abs(near_score).max()), "outside_max": float(np.abs(far_score[far > length]).max())}
+    return {
+        "points": points,
+        "targets": targets,
+        "far": far,
+        "far_score": far_score,
+        "near": near,
+        "near_score": near_score,
+        "length": length,
+        "inside_max": float(np.abs(near_score).max()),
+        "outside_max": float(np.abs(far_score[far > length]).max()),
+    }

@@ -107,7 +107,9 @@ def permute_rows(weight: torch.Tensor, n_heads: int) -> torch.Tensor:
     """
     checks.whole(n_heads, "n_heads")
     if weight.shape[0] % (2 * n_heads):
-        raise ValueError(f"weight has {weight.shape[0]} rows; they must split into {n_heads} heads of even size")
+        raise ValueError(
+            f"weight has {weight.shape[0]} rows; they must split into {n_heads} heads of even size"
+        )
     head_dim = weight.shape[0] // n_heads
     rest = weight.shape[1:]
     return weight.reshape(n_heads, head_dim // 2, 2, *rest).transpose(1, 2).reshape(weight.shape)
@@ -132,7 +134,9 @@ def set_layout(model, layout: str, permute: bool):
             with torch.no_grad():
                 for tensor in (attention.qkv.weight, attention.qkv.bias):
                     for start in (0, width):  # the query rows, then the key rows; values stay
-                        tensor[start:start + width] = permute_rows(tensor[start:start + width], attention.n_heads)
+                        tensor[start : start + width] = permute_rows(
+                            tensor[start : start + width], attention.n_heads
+                        )
     return converted
 
 

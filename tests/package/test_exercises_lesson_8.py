@@ -11,8 +11,12 @@ def test_wavelength_answer_and_mistakes():
     assert ex.check_wavelength(2 * math.pi / theta)
     assert "2π/θᵢ" in str(ex.check_wavelength(theta))
     assert "multiply by 2π" in str(ex.check_wavelength(1 / theta))
-    assert "2i/d, not i/d" in str(ex.check_wavelength(2 * math.pi * ex.WAVE_BASE ** (ex.WAVE_PAIR / ex.WAVE_DIM)))
-    assert "counts pairs" in str(ex.check_wavelength(2 * math.pi * ex.WAVE_BASE ** (4 * ex.WAVE_PAIR / ex.WAVE_DIM)))
+    assert "2i/d, not i/d" in str(
+        ex.check_wavelength(2 * math.pi * ex.WAVE_BASE ** (ex.WAVE_PAIR / ex.WAVE_DIM))
+    )
+    assert "counts pairs" in str(
+        ex.check_wavelength(2 * math.pi * ex.WAVE_BASE ** (4 * ex.WAVE_PAIR / ex.WAVE_DIM))
+    )
     assert "No answer yet" in str(ex.check_wavelength(None))
     assert not ex.check_wavelength(12.0)
 
@@ -31,7 +35,9 @@ def test_llama_class_is_computed_and_wrong_classes_are_explained():
     assert ex.check_llama_class("blended")
     assert "below 2,048" in str(ex.check_llama_class("kept"))
     assert "above 8,192" in str(ex.check_llama_class("divided"))
-    assert "kept, blended or divided" in str(ex.check_llama_class("stretched")) or not ex.check_llama_class("x")
+    assert "kept, blended or divided" in str(ex.check_llama_class("stretched")) or not ex.check_llama_class(
+        "x"
+    )
     assert rope_scaling.llama3_class(wave) == "blended"
 
 

@@ -230,5 +230,6 @@ def test_rotary_explorers_have_one_state_per_step():
     assert len(rotation.data) == len(rotary_figures.ROTATION_POSITIONS) * 4 * 2  # ring + hand per pair
     scaling = rotary_figures.scaling_explorer_figure()
     assert len(scaling.layout.sliders[0].steps) == len(rotary_figures.SCALING_FACTORS)
-    assert len(scaling.data) == len(rotary_figures.SCALING_FACTORS) * (len(rotary_figures.SCALING_METHODS) + 2)
+    per_state = len(rotary_figures.SCALING_METHODS) + 2  # a line per method, the two contexts
+    assert len(scaling.data) == len(rotary_figures.SCALING_FACTORS) * per_state
     assert not rotary_figures.rotation_explorer_figure(positions=(3,)).layout.sliders

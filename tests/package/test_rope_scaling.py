@@ -5,12 +5,11 @@ import math
 import numpy as np
 import pytest
 import torch
+from transformers import LlamaConfig  # a test-only dependency, pinned in requirements.txt
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 from embedding_course import rope_scaling
 from embedding_course.positional import inverse_frequencies
-
-from transformers import LlamaConfig  # a test-only dependency, pinned in requirements.txt
-from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 CONFIGS = [  # (head_dim, base, factor, original_len)
     (128, 10000.0, 4.0, 4096),
@@ -27,8 +26,13 @@ def hf(rope_type, head_dim, base, factor, original_len, seq_len=None, **extra):
     if rope_type in ("yarn", "llama3"):
         parameters["original_max_position_embeddings"] = original_len
         max_positions = int(original_len * factor)
-    config = LlamaConfig(hidden_size=head_dim * 2, num_attention_heads=2, head_dim=head_dim,
-                         max_position_embeddings=max_positions, rope_parameters=parameters)
+    config = LlamaConfig(
+        hidden_size=head_dim * 2,
+        num_attention_heads=2,
+        head_dim=head_dim,
+        max_position_embeddings=max_positions,
+        rope_parameters=parameters,
+    )
     inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](config, "cpu", seq_len=seq_len)
     return inv_freq.double(), attention_factor
 
@@ -70,7 +74,9 @@ def test_yarn_matches_transformers(head_dim, base, factor, original_len):
 
 @pytest.mark.parametrize("head_dim, base, factor, original_len", CONFIGS)
 def test_llama3_matches_transformers(head_dim, base, factor, original_len):
-    theirs, attention = hf("llama3", head_dim, base, factor, original_len, low_freq_factor=1.0, high_freq_factor=4.0)
+    theirs, attention = hf(
+        "llama3", head_dim, base, factor, original_len, low_freq_factor=1.0, high_freq_factor=4.0
+    )
     close(rope_scaling.llama3_frequencies(head_dim, base, factor, 1.0, 4.0, original_len), theirs)
     assert attention == 1.0
 
@@ -82,7 +88,10 @@ def test_method_properties():
     assert float(ntk[0]) == float(original[0])
     assert float(ntk[-1]) == pytest.approx(float(original[-1]) / s, rel=1e-12)
     assert rope_scaling.classify_pairs(original, rope_scaling.linear_frequencies(dim, base, s), s) == {
-        "unchanged": 0, "divided": 64, "between": 0}
+        "unchanged": 0,
+        "divided": 64,
+        "between": 0,
+    }
     assert rope_scaling.classify_pairs(original, ntk, s) == {"unchanged": 1, "divided": 1, "between": 62}
     assert rope_scaling.ntk_base(10000.0, 4.0, 128) == pytest.approx(10000 * 4 ** (128 / 126))
     # dynamic: unchanged up to the trained length, NTK-aware with factor s at s times it... when factor 1
@@ -93,7 +102,9 @@ def test_llama31_counts_and_classes():
     dim, base = 128, 500000.0
     settings = rope_scaling.LLAMA31
     original = inverse_frequencies(dim, base)
-    scaled = rope_scaling.llama3_frequencies(dim, base, settings["factor"], original_len=settings["original_len"])
+    scaled = rope_scaling.llama3_frequencies(
+        dim, base, settings["factor"], original_len=settings["original_len"]
+    )
     counts = rope_scaling.classify_pairs(original, scaled, settings["factor"])
     wavelengths = 2 * math.pi / original
     classes = [rope_scaling.llama3_class(float(w)) for w in wavelengths]
@@ -132,14 +143,22 @@ def test_max_abs_differences_are_small():
     gaps = {}
     for head_dim, base, factor, length in CONFIGS:
         pairs = {
-            "linear": (rope_scaling.linear_frequencies(head_dim, base, factor),
-                       hf("linear", head_dim, base, factor, length)[0]),
-            "dynamic": (rope_scaling.dynamic_frequencies(head_dim, base, factor, 3 * length, length),
-                        hf("dynamic", head_dim, base, factor, length, seq_len=3 * length)[0]),
-            "yarn": (rope_scaling.yarn_frequencies(head_dim, base, factor, length)[0],
-                     hf("yarn", head_dim, base, factor, length)[0]),
-            "llama3": (rope_scaling.llama3_frequencies(head_dim, base, factor, original_len=length),
-                       hf("llama3", head_dim, base, factor, length, low_freq_factor=1.0, high_freq_factor=4.0)[0]),
+            "linear": (
+                rope_scaling.linear_frequencies(head_dim, base, factor),
+                hf("linear", head_dim, base, factor, length)[0],
+            ),
+            "dynamic": (
+                rope_scaling.dynamic_frequencies(head_dim, base, factor, 3 * length, length),
+                hf("dynamic", head_dim, base, factor, length, seq_len=3 * length)[0],
+            ),
+            "yarn": (
+                rope_scaling.yarn_frequencies(head_dim, base, factor, length)[0],
+                hf("yarn", head_dim, base, factor, length)[0],
+            ),
+            "llama3": (
+                rope_scaling.llama3_frequencies(head_dim, base, factor, original_len=length),
+                hf("llama3", head_dim, base, factor, length, low_freq_factor=1.0, high_freq_factor=4.0)[0],
+            ),
         }
         for method, (ours, theirs) in pairs.items():
             gaps[method] = max(gaps.get(method, 0.0), float((ours - theirs).abs().max()))

@@ -18,7 +18,7 @@ def random(*shape, seed=0):
 def test_theta_and_wavelength():
     assert rotary.theta(0, 64) == 1.0
     assert rotary.theta(1, 64, 10000.0) == pytest.approx(10000.0 ** (-2 / 64))
-    assert rotary.wavelength(2, 8, 10000.0) == pytest.approx(2 * math.pi * 10000.0 ** 0.5)
+    assert rotary.wavelength(2, 8, 10000.0) == pytest.approx(2 * math.pi * 10000.0**0.5)
     with pytest.raises(IndexError, match="pair"):
         rotary.theta(4, 8)
     with pytest.raises(ValueError, match="even"):
@@ -34,8 +34,10 @@ def test_complex_multiplication_is_the_real_rotation():
 def test_score_depends_only_on_the_offset_in_both_layouts():
     q, k = random(1, 32, seed=1), random(1, 32, seed=2)
     for layout in rope.LAYOUTS:
+
         def score(m, n, layout=layout):
             return float(rope.apply_rope(q, [m], layout=layout) @ rope.apply_rope(k, [n], layout=layout).T)
+
         assert score(3, 10) == pytest.approx(score(1003, 1010), abs=1e-9)
         assert score(3, 10) != pytest.approx(score(3, 30), abs=1e-3)
 
@@ -114,7 +116,9 @@ def test_partial_rope_leaves_the_rest_alone_and_uses_its_own_width():
     with pytest.raises(ValueError, match="fraction"):
         rotary.partial_rope(x, 1.5)
     assert {name: int(d * f) for name, (d, f) in rotary.PARTIAL_ROTARY.items()} == {
-        "GPT-NeoX-20B (rotary_pct 0.25)": 24, "Phi-2 (partial_rotary_factor 0.4)": 32}
+        "GPT-NeoX-20B (rotary_pct 0.25)": 24,
+        "Phi-2 (partial_rotary_factor 0.4)": 32,
+    }
 
 
 def test_pairs_that_turn_within_the_context():

@@ -34,17 +34,31 @@ def wavelength_exercise() -> Exercise:
     return Exercise(
         name="rope-wavelength",
         answer=Number(
-            expected=expected, tolerance=1e-3, relative=True,
+            expected=expected,
+            tolerance=1e-3,
+            relative=True,
             mistakes=(
-                Mistake(theta, "that is θᵢ, the angle per position; the wavelength is 2π/θᵢ.", tolerance=1e-6),
-                Mistake(1 / theta, "that is 1/θᵢ; a full turn is 2π radians, so multiply by 2π.", tolerance=1e-3),
-                Mistake(no_two, "the exponent is 2i/d, not i/d: i counts pairs, and pair i holds channels 2i "
-                                "and 2i + 1.", tolerance=1e-3),
-                Mistake(channel, "i counts pairs, not channels: pair 8 is channels 16 and 17, and its exponent "
-                                 "is 2·8/64.", tolerance=1e-3),
+                Mistake(
+                    theta, "that is θᵢ, the angle per position; the wavelength is 2π/θᵢ.", tolerance=1e-6
+                ),
+                Mistake(
+                    1 / theta, "that is 1/θᵢ; a full turn is 2π radians, so multiply by 2π.", tolerance=1e-3
+                ),
+                Mistake(
+                    no_two,
+                    "the exponent is 2i/d, not i/d: i counts pairs, and pair i holds channels 2i and 2i + 1.",
+                    tolerance=1e-3,
+                ),
+                Mistake(
+                    channel,
+                    "i counts pairs, not channels: pair 8 is channels 16 and 17, and its exponent is 2·8/64.",
+                    tolerance=1e-3,
+                ),
             ),
-            low=0, range_hint="a wavelength is a positive number of positions.",
-            otherwise="{got} is not 2π · base^(2i/d) for i = 8, d = 64, base 10,000."),
+            low=0,
+            range_hint="a wavelength is a positive number of positions.",
+            otherwise="{got} is not 2π · base^(2i/d) for i = 8, d = 64, base 10,000.",
+        ),
         hint="θᵢ = base^(−2i/d) radians per position; one turn is 2π radians.",
         success=f"θ₈ = {theta:g}: pair 8 turns once every {expected:.2f} positions.",
         label="The wavelength of pair 8, in positions (within 0.1 %)",
@@ -57,21 +71,35 @@ def ntk_base_exercise() -> Exercise:
     return Exercise(
         name="ntk-base",
         answer=Number(
-            expected=expected, tolerance=1e-4, relative=True,
+            expected=expected,
+            tolerance=1e-4,
+            relative=True,
             mistakes=(
-                Mistake(NTK_BASE * NTK_FACTOR, "that multiplies the base by s; the exponent d/(d − 2) makes the "
-                                               "slowest pair slow down by exactly s.", tolerance=1e-4),
-                Mistake(NTK_BASE * NTK_FACTOR ** ((NTK_DIM - 2) / NTK_DIM),
-                        "the exponent is upside down: d/(d − 2), a little above 1.", tolerance=1e-4),
-                Mistake(NTK_BASE / NTK_FACTOR, "a larger context needs slower pairs, so a larger base, not a "
-                                               "smaller one.", tolerance=1e-4),
+                Mistake(
+                    NTK_BASE * NTK_FACTOR,
+                    "that multiplies the base by s; the exponent d/(d − 2) makes the "
+                    "slowest pair slow down by exactly s.",
+                    tolerance=1e-4,
+                ),
+                Mistake(
+                    NTK_BASE * NTK_FACTOR ** ((NTK_DIM - 2) / NTK_DIM),
+                    "the exponent is upside down: d/(d − 2), a little above 1.",
+                    tolerance=1e-4,
+                ),
+                Mistake(
+                    NTK_BASE / NTK_FACTOR,
+                    "a larger context needs slower pairs, so a larger base, not a smaller one.",
+                    tolerance=1e-4,
+                ),
             ),
-            low=0, range_hint="a base is a positive number.",
+            low=0,
+            range_hint="a base is a positive number.",
             otherwise=f"{{got}} is not base · s^(d/(d − 2)) for base {fmt(NTK_BASE)}, s = {NTK_FACTOR:g}, "
-                      f"d = {NTK_DIM}."),
+            f"d = {NTK_DIM}.",
+        ),
         hint="the new base is base · s^(d/(d − 2)); rope_scaling.ntk_base computes it.",
         success=f"{fmt(round(expected))}: the slowest pair now turns {NTK_FACTOR:g} times more slowly, the "
-                "fastest not at all.",
+        "fastest not at all.",
         label="The NTK-aware base (within 0.01 %)",
     )
 
@@ -83,17 +111,22 @@ def llama_class_exercise() -> Exercise:
     settings = rope_scaling.LLAMA31
     high = settings["original_len"] / settings["high_freq_factor"]
     low = settings["original_len"] / settings["low_freq_factor"]
+    shown = fmt(round(wave))
     others = {
-        "kept": f"kept pairs have a wavelength below {fmt(high)} positions; this one's is {fmt(round(wave))}.",
-        "divided": f"divided pairs have a wavelength above {fmt(low)} positions; this one's is {fmt(round(wave))}.",
+        "kept": f"kept pairs have a wavelength below {fmt(high)} positions; this one's is {shown}.",
+        "divided": f"divided pairs have a wavelength above {fmt(low)} positions; this one's is {shown}.",
         "blended": f"blended pairs lie between {fmt(high)} and {fmt(low)} positions; this one's is "
-                   f"{fmt(round(wave))}.",
+        f"{fmt(round(wave))}.",
     }
     return Exercise(
         name="llama-class",
-        answer=Words(expected=(expected,), choices=CLASSES, noun="class",
-                     mistakes=tuple(Mistake((name,), hint) for name, hint in others.items() if name != expected),
-                     otherwise="answer kept, blended or divided."),
+        answer=Words(
+            expected=(expected,),
+            choices=CLASSES,
+            noun="class",
+            mistakes=tuple(Mistake((name,), hint) for name, hint in others.items() if name != expected),
+            otherwise="answer kept, blended or divided.",
+        ),
         hint="compute the pair's wavelength 2π · base^(2i/d) and compare it with 8192/4 and 8192/1.",
         success=f"Its wavelength is {fmt(round(wave))} positions, so it is {expected}.",
         label="kept, blended or divided",
@@ -106,7 +139,9 @@ def layout_error_curves() -> dict[str, list[float]]:
     Each is the size of the difference between queries rotated by the right code and by a
     faulty one, at positions 0 .. LAYOUT_LENGTH - 1, for one random query.
     """
-    x = torch.randn(LAYOUT_LENGTH, LAYOUT_DIM, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    x = torch.randn(
+        LAYOUT_LENGTH, LAYOUT_DIM, generator=torch.Generator().manual_seed(0), dtype=torch.float64
+    )
     x = x[:1].expand(LAYOUT_LENGTH, -1)  # one query at every position
     right = rope.apply_rope(x)
     swapped = rope.apply_rope(x, layout="rotate_half")
@@ -127,12 +162,24 @@ def layout_bug_exercise() -> Exercise:
     curves = layout_error_curves()
     return Exercise(
         name="layout-bug",
-        answer=Words(expected=("B",), choices=tuple(curves), noun="curve",
-                     mistakes=(Mistake(("A",), "curve A is not zero at position 0, and every layout leaves "
-                                                "position 0 unturned: that is a shifted position count."),
-                               Mistake(("C",), "curve C is zero at every position: the two codes agree. "
-                                                "That is the conversion done right (rows permuted).")),
-                     otherwise="answer A, B or C."),
+        answer=Words(
+            expected=("B",),
+            choices=tuple(curves),
+            noun="curve",
+            mistakes=(
+                Mistake(
+                    ("A",),
+                    "curve A is not zero at position 0, and every layout leaves "
+                    "position 0 unturned: that is a shifted position count.",
+                ),
+                Mistake(
+                    ("C",),
+                    "curve C is zero at every position: the two codes agree. "
+                    "That is the conversion done right (rows permuted).",
+                ),
+            ),
+            otherwise="answer A, B or C.",
+        ),
         hint="position 0 turns by nothing in either layout, so the layout bug is exactly zero there.",
         success="B: zero at position 0, then every pair is rotated with the wrong partner channel.",
         label="A, B or C",
