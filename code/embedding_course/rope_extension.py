@@ -88,7 +88,7 @@ def with_scaling(model, method: str, factor: float, original_len: int):
 
 
 def fine_tune(model, task: str, seq_len: int, steps: int, batch_size: int, rate: float, seed: int):
-    """Train ``model`` in place for ``steps`` steps on sequences of ``seq_len`` tokens; return it in eval mode."""
+    """Train ``model`` in place for ``steps`` steps on ``seq_len``-token sequences; return it in eval mode."""
     generator = torch.Generator().manual_seed(20_000 + seed)  # data neither the training nor the test saw
     optimizer = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=0.0)
     device = next(model.parameters()).device
