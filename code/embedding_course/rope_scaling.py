@@ -65,7 +65,7 @@ def linear_frequencies(dim: int, base: float, factor: float) -> torch.Tensor:
 
 
 def ntk_base(base: float, factor: float, dim: int) -> float:
-    """The NTK-aware base ``base * factor ** (dim / (dim - 2))``: the slowest pair turns ``factor`` x slower."""
+    """The NTK-aware base ``base * factor ** (dim / (dim - 2))``: the slowest pair is divided by s."""
     dim, base, factor = _check(dim, base, factor)
     return base * factor ** (dim / (dim - 2))
 
