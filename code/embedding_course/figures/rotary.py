@@ -21,6 +21,9 @@ SCALING_FACTORS = (1, 2, 4, 8, 16, 32)
 SCALING_METHODS = ("none", "linear", "ntk", "yarn", "llama3")
 """The methods the scaling explorer draws (dynamic NTK at the target length equals NTK-aware)."""
 
+SHORT_NAMES = {"none": "unchanged", "linear": "PI", "ntk": "NTK-aware", "yarn": "YaRN", "llama3": "Llama 3.1"}
+"""Legend names short enough for a phone (PI: Position Interpolation)."""
+
 
 def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROTATION_POSITIONS) -> go.Figure:
     """A position slider: each pair of a RoPE head as a hand on its own ring, turned by ``p * theta_i``.
@@ -65,8 +68,7 @@ def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROT
         states.append(state)
         labels.append(str(position))
     titles = [
-        f"Position {p}: pair 0 has turned {p / (2 * math.pi):.2f} times, pair {pairs - 1} "
-        f"{p * thetas[-1] / (2 * math.pi):.4f} times"
+        f"Position {p}: pair 0 {p / (2 * math.pi):.2f} turns, pair {pairs - 1} {p * thetas[-1] / (2 * math.pi):.4f}"
         for p in positions
     ]
     figure = plotting.slider_figure(states, labels, slider_title="position", titles=titles, height=520)
@@ -146,7 +148,7 @@ def scaling_explorer_figure(
         state = []
         for index, method in enumerate(methods):
             inv_freq, _ = rope_scaling.scaled_frequencies(method, dim, base, float(factor), original_len)
-            name = rope_scaling.METHOD_NAMES[method]
+            name = SHORT_NAMES[method]
             state.append(
                 go.Scatter(
                     x=pairs,
@@ -158,8 +160,8 @@ def scaling_explorer_figure(
                 )
             )
         for length, label, dash in (
-            (original_len, "trained context", "dot"),
-            (original_len * factor, f"target context ({factor:g}×)", "dash"),
+            (original_len, "trained", "dot"),
+            (original_len * factor, f"target ({factor:g}×)", "dash"),
         ):
             state.append(
                 go.Scatter(
