@@ -68,7 +68,8 @@ def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROT
         states.append(state)
         labels.append(str(position))
     titles = [
-        f"Position {p}: pair 0 {p / (2 * math.pi):.2f} turns, pair {pairs - 1} {p * thetas[-1] / (2 * math.pi):.4f}"
+        f"Position {p}: pair 0 {p / (2 * math.pi):.2f} turns, "
+        f"pair {pairs - 1} {p * thetas[-1] / (2 * math.pi):.4f}"
         for p in positions
     ]
     figure = plotting.slider_figure(states, labels, slider_title="position", titles=titles, height=520)
