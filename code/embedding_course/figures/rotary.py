@@ -21,6 +21,9 @@ SCALING_FACTORS = (1, 2, 4, 8, 16, 32)
 SCALING_METHODS = ("none", "linear", "ntk", "yarn", "llama3")
 """The methods the scaling explorer draws (dynamic NTK at the target length equals NTK-aware)."""
 
+INSIDE_LEGEND = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(0,0,0,0)")
+"""A legend in the plot's empty top-left corner: no margin to guess on a phone."""
+
 SHORT_NAMES = {"none": "unchanged", "linear": "PI", "ntk": "NTK-aware", "yarn": "YaRN", "llama3": "Llama 3.1"}
 """Legend names short enough for a phone (PI: Position Interpolation)."""
 
@@ -75,9 +78,7 @@ def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROT
     figure = plotting.slider_figure(states, labels, slider_title="position", titles=titles, height=520)
     figure.update_xaxes(range=[-1.1, 1.1], visible=False, scaleanchor="y", scaleratio=1)
     figure.update_yaxes(range=[-1.1, 1.1], visible=False)
-    figure.update_layout(
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left"), margin=dict(t=110)
-    )
+    figure.update_layout(legend=INSIDE_LEGEND)
     return figure
 
 
@@ -187,9 +188,7 @@ def scaling_explorer_figure(
     )
     figure.update_yaxes(type="log", title_text="wavelength (positions)")
     figure.update_xaxes(title_text="pair i")
-    figure.update_layout(
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left"), margin=dict(t=150)
-    )  # the legend above the plot, clear of the slider
+    figure.update_layout(legend=INSIDE_LEGEND)
     return figure
 
 
