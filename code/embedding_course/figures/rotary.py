@@ -75,7 +75,10 @@ def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROT
         f"pair {pairs - 1} {p * thetas[-1] / (2 * math.pi):.4f}"
         for p in positions
     ]
-    figure = plotting.slider_figure(states, labels, slider_title="position", titles=titles, height=520)
+    active = positions.index(5) if 5 in positions else 0  # open on a position where the hands have turned
+    figure = plotting.slider_figure(
+        states, labels, slider_title="position", titles=titles, active=active, height=520
+    )
     figure.update_xaxes(range=[-1.1, 1.1], visible=False, scaleanchor="y", scaleratio=1)
     figure.update_yaxes(range=[-1.1, 1.1], visible=False)
     figure.update_layout(legend=INSIDE_LEGEND)
