@@ -26,8 +26,8 @@ def rotation_explorer() -> widgets.Widget:
 
 def scaling_explorer() -> widgets.Widget:
     """Sliders for the scale factor, the trained context and the base: each method's wavelengths."""
-    factor = widgets.FloatLogSlider(
-        value=8, base=2, min=0, max=6, step=0.5, description="factor s", continuous_update=False
+    factor = widgets.SelectionSlider(
+        options=(1, 2, 3, 4, 6, 8, 16, 32, 64), value=8, description="factor s", continuous_update=False
     )
     context = widgets.SelectionSlider(
         options=(2048, 4096, 8192, 32768), value=8192, description="trained", continuous_update=False
