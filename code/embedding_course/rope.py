@@ -23,20 +23,31 @@ import torch
 from embedding_course import checks
 from embedding_course.positional import inverse_frequencies
 
+LAYOUTS = ("interleaved", "rotate_half")
+"""Which channels form a pair: ``(2i, 2i + 1)`` (RoFormer, GPT-J, Meta's LLaMA code) or
+``(i, i + d/2)`` (GPT-NeoX, Hugging Face's LLaMA, whose ``rotate_half`` swaps the two halves)."""
 
-def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0) -> torch.Tensor:
-    """Rotate each (even, odd) channel pair of ``x`` by ``position * base ** (-2i / d)``.
+
+def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0, *, inv_freq=None,
+               layout: str = "interleaved") -> torch.Tensor:
+    """Rotate each channel pair of ``x`` by ``position * base ** (-2i / d)``.
 
     Args:
         x: tensor of shape (..., T, d) with an even ``d`` (queries or keys of one head).
         positions: (T,) positions of the rows; ``0 .. T-1`` by default.
         base: the frequency base (10000 in RoFormer, like the sinusoidal encoding).
+        inv_freq: optional (d/2,) angular frequency of each pair, in place of the ones ``base``
+            gives (a context-extension method changes them; see :mod:`embedding_course.rope_scaling`).
+        layout: ``"interleaved"`` pairs channels ``(2i, 2i + 1)``; ``"rotate_half"`` pairs
+            ``(i, i + d/2)``. See :data:`LAYOUTS`.
 
     Returns:
         Tensor of the same shape and dtype as ``x``.
     """
     if not torch.is_tensor(x) or x.ndim < 2:
         raise ValueError(f"x must be a tensor of shape (..., T, d), got {getattr(x, 'shape', type(x))}")
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}; got {layout!r}")
     seq_len, dim = x.shape[-2], x.shape[-1]
     if dim % 2:
         raise ValueError(f"the last dimension of x must be even (channels are rotated in pairs), got {dim}")
@@ -47,9 +58,18 @@ def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0) -> torch.
         raise ValueError(
             f"positions must have shape ({seq_len},), one per row of x, got {tuple(positions.shape)}"
         )
-    angles = positions[:, None] * inverse_frequencies(dim, base)[None, :]  # (T, d/2)
+    if inv_freq is None:
+        inv_freq = inverse_frequencies(dim, base)
+    inv_freq = torch.as_tensor(inv_freq, dtype=torch.float64).to("cpu")
+    if inv_freq.shape != (dim // 2,):
+        raise ValueError(f"inv_freq must have shape ({dim // 2},), one frequency per channel pair, "
+                         f"got {tuple(inv_freq.shape)}")
+    angles = positions[:, None] * inv_freq[None, :]  # (T, d/2)
     cos = torch.cos(angles).to(x.device, x.dtype)
     sin = torch.sin(angles).to(x.device, x.dtype)
+    if layout == "rotate_half":
+        first, second = x[..., : dim // 2], x[..., dim // 2:]  # (..., T, d/2) each
+        return torch.cat([first * cos - second * sin, first * sin + second * cos], dim=-1)  # (..., T, d)
     even, odd = x[..., 0::2], x[..., 1::2]  # (..., T, d/2) each
     rotated = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1)  # (..., T, d/2, 2)
     return rotated.flatten(-2)  # (..., T, d)

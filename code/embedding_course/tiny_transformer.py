@@ -51,6 +51,10 @@ class CausalSelfAttention(nn.Module):
         self.qkv = nn.Linear(d_model, 3 * d_model)  # queries, keys and values in one product
         self.proj = nn.Linear(d_model, d_model)
         self._bias_cache: dict = {}  # (T, device, dtype) -> (H, T, T); the bias depends on nothing else
+        # RoPE only (lesson 8): which channels form a pair, and an optional context-extension
+        # method, a function seq_len -> (inv_freq (hd/2,), attention_factor); None = plain RoPE.
+        self.rope_layout = "interleaved"
+        self.rope_scaling = None
 
     def score_bias(self, seq_len: int, device, dtype=torch.float32) -> torch.Tensor:
         """What is added to the scores: -inf above the diagonal (the future), ALiBi's penalty below."""
@@ -72,7 +76,9 @@ class CausalSelfAttention(nn.Module):
         k = k.view(B, T, self.n_heads, self.head_dim).transpose(1, 2)  # (B, H, T, hd)
         v = v.view(B, T, self.n_heads, self.head_dim).transpose(1, 2)  # (B, H, T, hd)
         if self.scheme == "rope":
-            q, k = rope.apply_rope(q), rope.apply_rope(k)  # rotate by position; shapes unchanged
+            inv_freq, factor = (None, 1.0) if self.rope_scaling is None else self.rope_scaling(T)
+            q = rope.apply_rope(q, inv_freq=inv_freq, layout=self.rope_layout) * factor  # (B, H, T, hd)
+            k = rope.apply_rope(k, inv_freq=inv_freq, layout=self.rope_layout) * factor  # (B, H, T, hd)
         scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)  # (B, H, T, T)
         scores = scores + self.score_bias(T, x.device, x.dtype)  # (B, H, T, T)
         weights = F.softmax(scores, dim=-1)  # (B, H, T, T), each row sums to 1

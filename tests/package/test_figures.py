@@ -220,3 +220,16 @@ def test_left_panel_draws_both_spacings_ending_where_the_formulas_say():
 def test_no_widths_raise_value_error():
     with pytest.raises(ValueError, match="d_models"):
         variant_figures.frequency_spacing_figure(d_models=())
+
+
+def test_rotary_explorers_have_one_state_per_step():
+    from embedding_course.figures import rotary as rotary_figures
+
+    rotation = rotary_figures.rotation_explorer_figure(dim=8)
+    assert len(rotation.layout.sliders[0].steps) == len(rotary_figures.ROTATION_POSITIONS)
+    assert len(rotation.data) == len(rotary_figures.ROTATION_POSITIONS) * 4 * 2  # ring + hand per pair
+    scaling = rotary_figures.scaling_explorer_figure()
+    assert len(scaling.layout.sliders[0].steps) == len(rotary_figures.SCALING_FACTORS)
+    per_state = len(rotary_figures.SCALING_METHODS) + 2  # a line per method, the two contexts
+    assert len(scaling.data) == len(rotary_figures.SCALING_FACTORS) * per_state
+    assert not rotary_figures.rotation_explorer_figure(positions=(3,)).layout.sliders

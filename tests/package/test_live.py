@@ -22,6 +22,7 @@ from embedding_course.live import lookup as live_lookup
 from embedding_course.live import one_hot as live_one_hot
 from embedding_course.live import pipeline as live_pipeline
 from embedding_course.live import positional as live_positional
+from embedding_course.live import rotary as live_rotary
 from embedding_course.live import tokens as live_tokens
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -41,6 +42,8 @@ EXPLORERS = {
     "neighbours": (live_glove.neighbours_explorer, {"word": "king"}),
     "analogy": (live_glove.analogy_explorer, {"base": "queen", "minus": "woman", "plus": "boy"}),
     "projection": (live_glove.projection_explorer, {}),
+    "rotation": (live_rotary.rotation_explorer, {}),
+    "scaling": (live_rotary.scaling_explorer, {}),
 }
 
 

@@ -23,6 +23,7 @@ from embedding_course.exercises import (
     pipeline,
     positional,
     questions,
+    rotary,
     tokens,
 )
 from embedding_course.exercises.engine import Fields, Mapping, Number, Values, Words
@@ -46,6 +47,8 @@ DECLARATIONS = {
     "07_length_generalisation": [length_generalisation.copy_targets_exercise,
                                  length_generalisation.beyond_mean_exercise,
                                  length_generalisation.spread_exercise],
+    "08_rotary_positions": [rotary.wavelength_exercise, rotary.ntk_base_exercise,
+                            rotary.llama_class_exercise, rotary.layout_bug_exercise],
     "09_questions": [questions.scaled_ratio_exercise, questions.slow_pairs_exercise,
                      questions.padded_positions_exercise],
 }
@@ -136,6 +139,7 @@ ANSWERED_ON_EACH_PAGE = {
     "05_combined_pipeline": pipeline.batch_exercise,
     "06_seeing_embeddings": glove.analogy_exercise,
     "07_length_generalisation": length_generalisation.spread_exercise,
+    "08_rotary_positions": rotary.llama_class_exercise,
     "09_questions": questions.padded_positions_exercise,
 }
 """One exercise per lesson, covering every kind of answer box."""

@@ -1,0 +1,81 @@
+"""Tests of rope_extension.py: the scaling hook, and every claim lesson 8 makes about its experiment."""
+
+import numpy as np
+import pytest
+import torch
+
+from embedding_course import rope, rope_extension, rope_scaling
+from embedding_course.length_generalisation import RunSettings, train_model
+
+
+@pytest.fixture(scope="module")
+def model():
+    return train_model("copy_back", "rope", RunSettings(steps=40, seeds=(0,)), 0, "cpu")
+
+
+def test_no_scaling_is_the_model_itself_and_linear_divides_positions(model):
+    ids = torch.randint(8, (3, 12), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        assert torch.equal(rope_extension.with_scaling(model, "none", 4, 8)(ids), model(ids))
+        scaled = rope_extension.with_scaling(model, "linear", 4, 8)
+        assert all(block.attn.rope_scaling is None for block in model.blocks)  # the original is untouched
+        q = torch.randn(2, 12, 8, dtype=torch.float64)
+        hook = scaled.blocks[0].attn.rope_scaling
+        inv_freq, factor = hook(12)
+        assert factor == 1.0
+        assert torch.allclose(rope.apply_rope(q, inv_freq=inv_freq), rope.apply_rope(q, torch.arange(12) / 4))
+
+
+def test_yarn_hook_multiplies_queries_and_keys(model):
+    hook = rope_extension.with_scaling(model, "yarn", 4, 8).blocks[0].attn.rope_scaling
+    assert hook(32)[1] == pytest.approx(rope_scaling.yarn_attention_factor(4))
+    with pytest.raises(ValueError, match="rope"):
+        rope_extension.with_scaling(
+            train_model("copy_back", "none", RunSettings(steps=1, seeds=(0,)), 0, "cpu"), "linear", 4, 8
+        )
+
+
+def test_settings_are_checked():
+    with pytest.raises(ValueError, match="methods"):
+        rope_extension.ExtensionSettings(methods=("dynamic",))
+    with pytest.raises(ValueError, match="finetune_steps"):
+        rope_extension.ExtensionSettings(finetune_steps=0)
+
+
+@pytest.fixture(scope="module")
+def results():
+    return rope_extension.run_extension()
+
+
+def overlaps(a, b):
+    return a.min() <= b.max() and b.min() <= a.max()
+
+
+def test_page_claims(results):
+    models = results.settings.models
+    chance = 1 / 8
+    plain = results.beyond("zero-shot", "none")
+    assert results.seen("zero-shot", "none").min() == 1.0
+    assert 0.3 < plain.mean() < 0.9  # "keeps some of its answers past them"
+    for method in ("ntk", "yarn"):
+        assert results.seen("zero-shot", method).min() == 1.0
+        assert overlaps(results.beyond("zero-shot", method), plain)
+    assert results.seen("zero-shot", "linear").max() < 0.5  # PI breaks the trained lengths
+    assert results.beyond("fine-tuned", "linear").max() < 2 * chance  # still near chance
+    for method in ("none", "ntk", "yarn"):
+        assert results.beyond("fine-tuned", method).min() > 0.9
+    # the layout bug: exactly equal at position 0, worse accuracy, the conversion changes nothing
+    mean_gap = np.mean([results.layout_gap[("swapped", seed)] for seed in models.seeds], axis=0)
+    assert mean_gap[models.train_len :].mean() > 3 * mean_gap[1:4].mean()  # "several times larger"
+    for seed in models.seeds:
+        assert results.layout_gap[("swapped", seed)][0] == 0.0
+        assert results.layout_gap[("swapped", seed)][1:].min() > 0
+        assert np.abs(results.layout_gap[("converted", seed)]).max() < 1e-5
+        right, swapped = results.layout_accuracy[("right", seed)], results.layout_accuracy[("swapped", seed)]
+        assert np.nanmean(swapped[models.train_len :]) < np.nanmean(right[models.train_len :])
+
+
+def test_fitted_score_explodes_outside_and_stays_bounded_inside():
+    fit = rope_scaling.fitted_score()
+    assert fit["inside_max"] < 2
+    assert fit["outside_max"] > 1000 * fit["inside_max"]
