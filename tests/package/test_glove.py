@@ -283,3 +283,13 @@ def test_python_has_a_snake_a_musical_and_a_programming_language_among_its_five_
     """Lesson 6 names these three of python's five nearest words."""
     words = [n.word for n in vectors.neighbours("python", k=5)]
     assert {"reticulated", "spamalot", "php"} <= set(words)
+
+
+def test_the_neighbour_lists_lesson_6_describes_in_words(vectors):
+    """Lesson 6 describes these lists by hand: pin what each sentence says."""
+    words = {w: [n.word for n in vectors.neighbours(w, k=5)] for w in ("frog", "computer", "paris", "happy")}
+    assert "toad" in words["frog"]  # its rank is glued on the page
+    assert {"computers", "software"} <= set(words["computer"])  # "about computing"
+    assert "prohertrib" in words["paris"]  # "a neighbour that is not a word at all"
+    assert {"'m", "everyone", "really"} <= set(words["happy"])  # "conversation words", not synonyms
+    assert not {"glad", "pleased", "joyful", "cheerful"} & set(words["happy"])
