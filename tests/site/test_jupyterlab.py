@@ -101,6 +101,10 @@ def test_the_readme_command_starts_jupyterlab_on_127_0_0_1(tmp_path):
         lesson = f"{base}/api/contents/04_sinusoidal_positions.ipynb?token={token}&content=0"
         with urllib.request.urlopen(lesson, timeout=10) as response:
             assert json.load(response)["type"] == "notebook"  # it serves the lessons folder
+        with urllib.request.urlopen(f"{base}/api/contents/?token={token}&content=1", timeout=10) as response:
+            listed = sorted(entry["name"] for entry in json.load(response)["content"])
+        notebooks = sorted(path.name for path in LESSON.parent.glob("*.ipynb"))
+        assert listed == notebooks, f"the file browser lists {listed}, not just the notebooks"
         with urllib.request.urlopen(f"{base}/lab?token={token}", timeout=10) as response:
             assert "JupyterLab" in response.read().decode()
 
