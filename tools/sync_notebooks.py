@@ -7,7 +7,9 @@ For every MyST notebook page under book/:
 2. write the same-named ``.ipynb`` beside it, which reads as the website reads before any cell
    runs: every ``{glue:text}`` holds the value of the last build, listings and boxes are plain
    Markdown (``myst_markdown.py``), solutions sit collapsed behind a toggle and do not run with
-   Run All, and cells meant for the website alone stay out.
+   Run All, and cells meant for the website alone stay out. Code cells lose their ``glue(...)``
+   lines; each captioned figure gets a Markdown cell "**Figure 4.3.** caption" below it, and
+   ``{numref}``/``{ref}`` become that number or a link to the heading (``twin_cells.py``).
 
 Cell tags (in the page):
 * ``remove-cell``: not on the website; also not in the notebook, unless tagged ``notebook-only``;
@@ -35,6 +37,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+import twin_cells
 import yaml
 from myst_markdown import to_jupyter
 
@@ -177,25 +180,22 @@ def glue_lookup(executed: nbformat.NotebookNode, page: Path):
     return lookup
 
 
-def reference_lookup(page: Path, root: Path = REPO_ROOT):
-    """A function label -> the text the built page shows for ``{numref}`label` `` or ``{ref}`label` ``.
+def reference_lookup(page: Path, pages: list[Path]):
+    """A function label -> (text, link) for ``{numref}`label` `` or ``{ref}`label` `` in ``page``'s twin.
 
-    Figure numbers and section titles are Sphinx's; they are read from the built HTML, which
-    ``make book`` writes (the whole book's, else a single-page build's).
+    A figure shows its twin number ("Figure 4.2", as in its caption cell); a section shows its
+    title, linked to its heading (in this notebook, or in its sibling's ``.ipynb``).
     """
-    relative = page.resolve().relative_to(root).with_suffix(".html")
-    candidates = [root / "_build" / "html" / relative,
-                  *sorted((root / "_build" / "pages").glob(f"*/_build/html/{relative}"))]
-    built = next((path for path in candidates if path.is_file()), None)
+    figures, sections = twin_cells.figure_labels(pages), twin_cells.section_labels(pages)
 
-    def lookup(label: str) -> str:
-        if built is None:
-            raise KeyError(label)
-        link = re.search(rf'<a class="reference internal" href="[^"]*#{re.escape(label)}"[^>]*>(.*?)</a>',
-                         built.read_text(), re.S)
-        if link is None:
-            raise KeyError(label)
-        return " ".join(re.sub(r"<[^>]+>", "", link.group(1)).split())
+    def lookup(label: str) -> tuple[str, str]:
+        if label in figures:
+            target = figures[label]
+            return (target.text if target.page == page else f"{target.text} (lesson "
+                    f"{twin_cells.lesson_number(target.page)})"), ""
+        target = sections[label]  # KeyError: an unknown label
+        notebook = "" if target.page == page else target.page.with_suffix(".ipynb").name
+        return target.text, f"{notebook}#{target.anchor}"
 
     return lookup
 
@@ -205,11 +205,13 @@ def solution_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nbformat.v4.new_markdown_cell(SOLUTION_TEMPLATE.format(source=cell.source.strip("\n")))
 
 
-def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbformat.NotebookNode]:
+def notebook_cells(markdown: str, page: Path, caches: list[Path],
+                   pages: list[Path]) -> list[nbformat.NotebookNode]:
     lookup = glue_lookup(executed_notebook(markdown, page, caches), page)
-    references = reference_lookup(page)
+    references = reference_lookup(page, pages)
     cells = []
     in_exercises = False
+    figures = 0
     for cell in jupytext.reads(markdown, fmt="md:myst").cells:
         tags = set(cell.metadata.get("tags", []))
         if cell.cell_type == "markdown":
@@ -217,24 +219,33 @@ def notebook_cells(markdown: str, page: Path, caches: list[Path]) -> list[nbform
             if headings:
                 in_exercises = headings[-1] == "Exercises"
             cell.source = to_jupyter(cell.source, page, lookup, references)
-        elif "site-only" in tags or ("remove-cell" in tags and "notebook-only" not in tags):
+        elif not twin_cells.in_twin(cell):
             continue
         elif tags & {"hide-input", "hide-cell"} and in_exercises:
             cell = solution_cell(cell)
-        elif "hide-input" in tags or cell.source.startswith("# Set-up:"):
-            cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows
+        else:
+            cell.source = twin_cells.without_glue(cell.source)  # the values are in the text already
+            if not cell.source.strip():
+                continue
+            if "hide-input" in tags or cell.source.startswith("# Set-up:"):
+                cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows
+        figure = twin_cells.figure_name_and_caption(cell)
         cell.metadata.pop("mystnb", None)
         if tags - SITE_TAGS:
             cell.metadata["tags"] = sorted(tags - SITE_TAGS)
         else:
             cell.metadata.pop("tags", None)
         cells.append(cell)
+        if figure:
+            caption = to_jupyter(figure[1], page, lookup, references)
+            cells.append(twin_cells.caption_cell(twin_cells.figure_number(page, figures), caption))
+            figures += 1
     return cells
 
 
-def notebook_json(markdown: str, page: Path, caches: list[Path]) -> str:
+def notebook_json(markdown: str, page: Path, caches: list[Path], pages: list[Path]) -> str:
     notebook = jupytext.reads(markdown, fmt="md:myst")
-    notebook.cells = notebook_cells(markdown, page, caches)
+    notebook.cells = notebook_cells(markdown, page, caches, pages)
     notebook.metadata.pop("jupytext", None)
     notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     notebook.metadata["language_info"] = {"name": "python"}
@@ -260,7 +271,7 @@ def main() -> int:
         markdown = synced_markdown(page, setup_cell)
         expected = {page: markdown}
         if not args.setup_cells:
-            expected[page.with_suffix(".ipynb")] = notebook_json(markdown, page, caches)
+            expected[page.with_suffix(".ipynb")] = notebook_json(markdown, page, caches, pages)
         for path, content in expected.items():
             if not path.exists() or path.read_text() != content:
                 stale.append(path.relative_to(args.root))
