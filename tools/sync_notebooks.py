@@ -89,6 +89,16 @@ def install(number, what, arguments):
     print(f"    done in {{time.monotonic() - started:.0f}} s", flush=True)
 
 
+def version_of(name):
+    """The major version of an installed package, or None."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return int(version(name).split(".")[0])
+    except PackageNotFoundError:
+        return None
+
+
 if importlib.util.find_spec("embedding_course") is None:
     needs_reload = not all(importlib.util.find_spec(name) for name in ("ipywidgets", "plotly"))
     print("Installing the course package and its data (about 1 minute).")
@@ -100,6 +110,16 @@ if importlib.util.find_spec("embedding_course") is None:
               "the sliders and figures draw only after that reload.")
     else:
         print("Installed. Run the next cells.")
+
+# ipywidgets 7 draws only in a front end with jupyterlab_widgets 1, and 8 only with 3: match them
+WIDGETS_FOR_FRONT_END = {{1: (7, "ipywidgets>=7.7.1,<8"), 3: (8, "ipywidgets>=8,<9")}}
+front_end = version_of("jupyterlab_widgets")  # JupyterLab's widget extension in this environment
+if front_end in WIDGETS_FOR_FRONT_END and "google.colab" not in sys.modules:
+    kernel_side, wanted = WIDGETS_FOR_FRONT_END[front_end]
+    if version_of("ipywidgets") != kernel_side:
+        print(f"This JupyterLab draws ipywidgets {{kernel_side}}.x widgets; installing {{wanted}}.")
+        install("+", "ipywidgets to match this JupyterLab", [wanted])
+        print("Restart the kernel (Kernel menu), reload this browser page, then run the notebook again.")
 if "google.colab" in sys.modules:
     import ipywidgets
 
