@@ -68,12 +68,17 @@ def test_it_says_what_it_installs_step_by_step_and_to_reload(fresh_python, tmp_p
     assert "Reload this browser page once" in lines[-1]  # widgets and plotly were installed just now
 
 
-def test_in_colab_it_enables_the_widget_manager_only_for_ipywidgets_8(fresh_python, tmp_path):
-    colab = tmp_path / "google" / "colab"
+def fake_colab(folder: Path) -> None:
+    """A stand-in ``google.colab`` package in ``folder``."""
+    colab = folder / "google" / "colab"
     colab.mkdir(parents=True)
-    (tmp_path / "google" / "__init__.py").write_text("")
+    (folder / "google" / "__init__.py").write_text("")
     (colab / "__init__.py").write_text("")
     (colab / "output.py").write_text(FAKE_COLAB_OUTPUT)
+
+
+def test_in_colab_it_enables_the_widget_manager_only_for_ipywidgets_8(fresh_python, tmp_path):
+    fake_colab(tmp_path)
     for version, enabled in [("7.7.1", False), ("8.1.5", True)]:
         (tmp_path / "ipywidgets.py").write_text(FAKE_IPYWIDGETS.format(version=version))
         (tmp_path / "plotly.py").write_text("")
@@ -114,11 +119,7 @@ def test_it_matches_ipywidgets_to_the_front_ends_widget_extension(fresh_python, 
 
 
 def test_in_colab_it_keeps_colabs_ipywidgets(fresh_python, tmp_path):
-    colab = tmp_path / "google" / "colab"
-    colab.mkdir(parents=True)
-    (tmp_path / "google" / "__init__.py").write_text("")
-    (colab / "__init__.py").write_text("")
-    (colab / "output.py").write_text(FAKE_COLAB_OUTPUT)
+    fake_colab(tmp_path)
     (tmp_path / "ipywidgets.py").write_text(FAKE_IPYWIDGETS.format(version="7.7.1"))
     (tmp_path / "embedding_course.py").write_text("")
     installed(tmp_path, "jupyterlab_widgets", "3.0.17")
