@@ -100,6 +100,9 @@ def _recorded():
         def clear_output(self, wait=False):
             outputs.clear()
 
+        def set_parent(self, parent):
+            """ipykernel's shell sets the parent message on its publisher (the Output widget does)."""
+
     shell = get_ipython()
     saved = sys.stdout, sys.stderr, getattr(shell, "display_pub", None)
     sys.stdout, sys.stderr = Stream("stdout"), Stream("stderr")
