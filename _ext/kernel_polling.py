@@ -17,8 +17,8 @@ for the front end's Output widget answers every line printed into an ``ipywidget
 widget with a ``comm_msg`` on the shell channel. The explorers printed their first drawing that
 way; ``embedding_course.live.show`` now writes it into the widget as data, so plain ``jupyter
 nbconvert --execute`` (which has no such patch) no longer stalls at the explorers (``make
-bench-notebooks``; a stand-alone reproduction stalled in 3 of 20 runs of 15 explorer cells
-before, 0 of 16 after). The build runs the pages with the explorers switched off, so this patch
+bench-notebooks``; a stand-alone reproduction, 15 explorer cells with a 10 s cell timeout,
+stalled for the full timeout in 3 of 20 runs before and in none of 32 after). The build runs the pages with the explorers switched off, so this patch
 stays as a bound on any other missed wake-up.
 
 How it does it. :func:`install` replaces ``AsyncZMQSocketChannel.get_msg`` for the whole
