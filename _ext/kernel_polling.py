@@ -8,6 +8,20 @@ idle until the timeout, when pyzmq's last check finds the message (a 15 s notebo
 116 s here), or forever when there is no timeout. :func:`get_msg_in_slices` polls in slices
 of ``SLICE_SECONDS``, which bounds such a stall to one slice.
 
+One cause, found and fixed where it lives: jupyter_client's ``Session.send`` sends on an
+asyncio socket through a blocking ``zmq.Socket.shadow`` of it, outside pyzmq's asyncio layer,
+and a send on a ZMQ socket can reset the socket's edge-triggered file descriptor. So when the
+client sends on the shell socket while it awaits the cell's reply there, and the reply arrives
+at that moment, the asyncio poller never wakes for it. nbclient does send mid-cell: its stand-in
+for the front end's Output widget answers every line printed into an ``ipywidgets`` Output
+widget with a ``comm_msg`` on the shell channel. The explorers printed their first drawing that
+way; ``embedding_course.live.show`` now writes it into the widget as data, so plain ``jupyter
+nbconvert --execute`` (which has no such patch) no longer stalls at the explorers (``make
+bench-notebooks``; a stand-alone reproduction, 15 explorer cells with a 10 s cell timeout,
+stalled for the full timeout in 3 of 20 runs before and in none of 32 after). The build runs
+the pages with the explorers switched off, so this patch stays as a bound on any other missed
+wake-up.
+
 How it does it. :func:`install` replaces ``AsyncZMQSocketChannel.get_msg`` for the whole
 process (the build, and ``tools/run_notebook.py``). That method is jupyter_client's, not a
 public hook, so the patch refuses to run on versions it was not checked with:

@@ -5,8 +5,10 @@ The website renders roles (``{glue:text}`name:.2f` ``) and directives (``:::{adm
 Markdown cell:
 
 * ``{glue:text}`` and ``{glue}`` become the value computed by the build, formatted as on the page;
-* ``{math}`` becomes ``$...$``; a cross-reference becomes its title, or what the built page
-  shows for it (a figure number, a section title); label targets ``(name)=`` are dropped;
+* ``{math}`` becomes ``$...$``; a cross-reference becomes what the reference lookup gives for
+  it (a figure number, or a section's title linked to its heading), or its own title; label
+  targets ``(name)=`` are dropped; a link to a sibling page ``x.md`` points to its notebook
+  ``x.ipynb``;
 * admonitions (``admonition``, ``note``, ``tip``, ``warning``, ...) become a blockquote with a
   bold title;
 * ``literalinclude`` becomes the included source as a fenced code block;
@@ -33,9 +35,10 @@ ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "cau
                "danger", "error", "seealso"}
 LABEL_TARGET = re.compile(r"^\([\w.:-]+\)=[ \t]*\n?", re.MULTILINE)  # (name)= before a heading
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
+PAGE_LINK = re.compile(r"\]\((?P<path>[\w./-]+)\.md(?P<anchor>#[^)\s]*)?\)")
 
 GlueLookup = Callable[[str, str], str]  # (key, format spec) -> the text the page shows
-ReferenceLookup = Callable[[str], str]  # target label -> the text the built page shows for it
+ReferenceLookup = Callable[[str], tuple[str, str]]  # target label -> (the text it shows, a link or "")
 
 
 class UnsupportedMyST(ValueError):
@@ -50,13 +53,27 @@ def to_jupyter(markdown: str, page: Path, glue_text: GlueLookup,
         markdown: the cell's MyST Markdown.
         page: the page's path (literalinclude paths are relative to it).
         glue_text: returns the formatted value of a glue key, or raises KeyError.
-        reference_text: returns what the built page shows for a cross-reference without a
-            title (``{numref}`fig-x` `` -> "Fig. 4.2"), or raises KeyError.
+        reference_text: returns what a cross-reference shows and where it links
+            (``{numref}`fig-x` `` -> ("Figure 4.2", ""), ``{ref}`sec` `` -> ("Its title",
+            "#Its-title")), or raises KeyError.
     Returns:
         Plain (CommonMark + GFM + LaTeX) Markdown.
     """
     markdown = LABEL_TARGET.sub("", markdown)  # a target for cross-references; Jupyter shows it raw
-    return _roles(_directives(markdown, page, glue_text), page, glue_text, reference_text)
+    markdown = _page_links(markdown, page)
+    return _roles(_directives(markdown, page, glue_text, reference_text), page, glue_text, reference_text)
+
+
+def _page_links(text: str, page: Path) -> str:
+    """Point Markdown links to a sibling MyST notebook page (``x.md``) at its twin (``x.ipynb``)."""
+
+    def replace(match: re.Match) -> str:
+        target = page.parent / f"{match['path']}.md"
+        if not target.is_file() or "\nkernelspec:" not in target.read_text()[:600]:
+            return match[0]
+        return f"]({match['path']}.ipynb{match['anchor'] or ''})"
+
+    return PAGE_LINK.sub(replace, text)
 
 
 def _roles(text: str, page: Path, glue_text: GlueLookup,
@@ -74,20 +91,30 @@ def _roles(text: str, page: Path, glue_text: GlueLookup,
             return f"${content}$"
         titled = TITLED.match(content)
         if name in ("ref", "doc", "numref", "term", "download") and titled and titled["title"]:
+            if name in ("ref", "numref") and reference_text is not None:
+                try:
+                    shown, link = reference_text(titled["target"].strip())
+                except KeyError:
+                    return titled["title"]
+                title = titled["title"].replace("%s", shown.split()[-1])
+                return f"[{title}]({link})" if link else title
             return titled["title"]
         if name in ("ref", "numref") and reference_text is not None:
             try:
-                return MARKDOWN_SPECIAL.sub(r"\\\1", reference_text(content.strip()))
+                shown, link = reference_text(content.strip())
             except KeyError:
-                raise UnsupportedMyST(f"{page}: the built page has no reference {{{name}}}`{content}` "
-                                      "(build the site first: `make book`)") from None
+                raise UnsupportedMyST(f"{page}: no target for {{{name}}}`{content}` "
+                                      "(a figure's name, or a label above a heading)") from None
+            shown = MARKDOWN_SPECIAL.sub(r"\\\1", shown)
+            return f"[{shown}]({link})" if link else shown
         raise UnsupportedMyST(f"{page}: role {{{name}}}`{content}` has no Jupyter form; "
                               "handle it in tools/myst_markdown.py")
 
     return ROLE.sub(replace, text)
 
 
-def _directives(text: str, page: Path, glue_text: GlueLookup) -> str:
+def _directives(text: str, page: Path, glue_text: GlueLookup,
+                reference_text: ReferenceLookup | None = None) -> str:
     lines = text.split("\n")
     out: list[str] = []
     index = 0
@@ -102,7 +129,8 @@ def _directives(text: str, page: Path, glue_text: GlueLookup) -> str:
         if end is None:
             raise UnsupportedMyST(f"{page}: directive {{{opening['name']}}} is never closed")
         options, body = _options_and_body(lines[index + 1:end])
-        out.extend(_render(opening["name"], opening["argument"].strip(), options, body, page, glue_text))
+        out.extend(_render(opening["name"], opening["argument"].strip(), options, body, page, glue_text,
+                           reference_text))
         index = end + 1
     return "\n".join(out)
 
@@ -137,15 +165,15 @@ def _options_and_body(lines: list[str]) -> tuple[dict[str, str], list[str]]:
 
 
 def _render(name: str, argument: str, options: dict[str, str], body: list[str], page: Path,
-            glue_text: GlueLookup) -> list[str]:
+            glue_text: GlueLookup, reference_text: ReferenceLookup | None = None) -> list[str]:
     inner = "\n".join(body).strip("\n")
     if name in ADMONITIONS:
         title = argument if name == "admonition" else (argument or name.capitalize())
         if name == "seealso" and not argument:
             title = "See also"
-        content = to_jupyter(inner, page, glue_text)
+        content = to_jupyter(inner, page, glue_text, reference_text)
         quoted = [f"> {line}" if line else ">" for line in content.split("\n")]
-        return [f"> **{_roles(title, page, glue_text)}**", ">", *quoted]
+        return [f"> **{_roles(title, page, glue_text, reference_text)}**", ">", *quoted]
     if name == "literalinclude":
         return _fenced(_included_source(page.parent / argument, options, page), options.get("language", ""))
     if name in ("code-block", "code", "sourcecode"):

@@ -7,7 +7,9 @@ For every MyST notebook page under book/:
 2. write the same-named ``.ipynb`` beside it, which reads as the website reads before any cell
    runs: every ``{glue:text}`` holds the value of the last build, listings and boxes are plain
    Markdown (``myst_markdown.py``), solutions sit collapsed behind a toggle and do not run with
-   Run All, and cells meant for the website alone stay out.
+   Run All, and cells meant for the website alone stay out. Code cells lose their ``glue(...)``
+   lines; each captioned figure gets a Markdown cell "**Figure 4.3.** caption" below it, and
+   ``{numref}``/``{ref}`` become that number or a link to the heading (``twin_cells.py``).
 
 Cell tags (in the page):
 * ``remove-cell``: not on the website; also not in the notebook, unless tagged ``notebook-only``;
@@ -36,6 +38,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+import twin_cells
 import yaml
 from myst_markdown import to_jupyter
 
@@ -101,6 +104,16 @@ def install(number, what, arguments):
     print(f"    done in {{time.monotonic() - started:.0f}} s", flush=True)
 
 
+def version_of(name):
+    """The major version of an installed package, or None."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return int(version(name).split(".")[0])
+    except PackageNotFoundError:
+        return None
+
+
 if importlib.util.find_spec("embedding_course") is None:
     needs_reload = not all(importlib.util.find_spec(name) for name in ("ipywidgets", "plotly"))
     print(f"Installing the course package and its data ({{ESTIMATE}}).")
@@ -112,6 +125,16 @@ if importlib.util.find_spec("embedding_course") is None:
               "the sliders and figures draw only after that reload.")
     else:
         print("Installed. Run the next cells.")
+
+# ipywidgets 7 draws only in a front end with jupyterlab_widgets 1, and 8 only with 3: match them
+WIDGETS_FOR_FRONT_END = {{1: (7, "ipywidgets>=7.7.1,<8"), 3: (8, "ipywidgets>=8,<9")}}
+front_end = version_of("jupyterlab_widgets")  # JupyterLab's widget extension in this environment
+if front_end in WIDGETS_FOR_FRONT_END and "google.colab" not in sys.modules:
+    kernel_side, wanted = WIDGETS_FOR_FRONT_END[front_end]
+    if version_of("ipywidgets") != kernel_side:
+        print(f"This JupyterLab draws ipywidgets {{kernel_side}}.x widgets; installing {{wanted}}.")
+        install("+", "ipywidgets to match this JupyterLab", [wanted])
+        print("Restart the kernel (Kernel menu), reload this browser page, then run the notebook again.")
 if "google.colab" in sys.modules:
     import ipywidgets
 
@@ -204,25 +227,22 @@ def glue_lookup(executed: nbformat.NotebookNode, page: Path):
     return lookup
 
 
-def reference_lookup(page: Path, root: Path = REPO_ROOT):
-    """A function label -> the text the built page shows for ``{numref}`label` `` or ``{ref}`label` ``.
+def reference_lookup(page: Path, pages: list[Path]):
+    """A function label -> (text, link) for ``{numref}`label` `` or ``{ref}`label` `` in ``page``'s twin.
 
-    Figure numbers and section titles are Sphinx's; they are read from the built HTML, which
-    ``make book`` writes (the whole book's, else a single-page build's).
+    A figure shows its twin number ("Figure 4.2", as in its caption cell); a section shows its
+    title, linked to its heading (in this notebook, or in its sibling's ``.ipynb``).
     """
-    relative = page.resolve().relative_to(root).with_suffix(".html")
-    candidates = [root / "_build" / "html" / relative,
-                  *sorted((root / "_build" / "pages").glob(f"*/_build/html/{relative}"))]
-    built = next((path for path in candidates if path.is_file()), None)
+    figures, sections = twin_cells.figure_labels(pages), twin_cells.section_labels(pages)
 
-    def lookup(label: str) -> str:
-        if built is None:
-            raise KeyError(label)
-        link = re.search(rf'<a class="reference internal" href="[^"]*#{re.escape(label)}"[^>]*>(.*?)</a>',
-                         built.read_text(), re.S)
-        if link is None:
-            raise KeyError(label)
-        return " ".join(re.sub(r"<[^>]+>", "", link.group(1)).split())
+    def lookup(label: str) -> tuple[str, str]:
+        if label in figures:
+            target = figures[label]
+            return (target.text if target.page == page else f"{target.text} (lesson "
+                    f"{twin_cells.lesson_number(target.page)})"), ""
+        target = sections[label]  # KeyError: an unknown label
+        notebook = "" if target.page == page else target.page.with_suffix(".ipynb").name
+        return target.text, f"{notebook}#{target.anchor}"
 
     return lookup
 
@@ -232,10 +252,11 @@ def solution_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nbformat.v4.new_markdown_cell(SOLUTION_TEMPLATE.format(source=cell.source.strip("\n")))
 
 
-def notebook_cells(markdown: str, page: Path, lookup) -> list[nbformat.NotebookNode]:
-    references = reference_lookup(page)
+def notebook_cells(markdown: str, page: Path, lookup, pages: list[Path]) -> list[nbformat.NotebookNode]:
+    references = reference_lookup(page, pages)
     cells = []
     in_exercises = False
+    figures = 0
     for cell in jupytext.reads(markdown, fmt="md:myst").cells:
         tags = set(cell.metadata.get("tags", []))
         if cell.cell_type == "markdown":
@@ -243,25 +264,34 @@ def notebook_cells(markdown: str, page: Path, lookup) -> list[nbformat.NotebookN
             if headings:
                 in_exercises = headings[-1] == "Exercises"
             cell.source = to_jupyter(cell.source, page, lookup, references)
-        elif "site-only" in tags or ("remove-cell" in tags and "notebook-only" not in tags):
+        elif not twin_cells.in_twin(cell):
             continue
         elif tags & {"hide-input", "hide-cell"} and in_exercises:
             cell = solution_cell(cell)
-        elif "hide-input" in tags or cell.source.startswith("# Set-up:"):
-            cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows
+        else:
+            cell.source = twin_cells.without_glue(cell.source)  # the values are in the text already
+            if not cell.source.strip():
+                continue
+            if "hide-input" in tags or cell.source.startswith("# Set-up:"):
+                cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows
+        figure = twin_cells.figure_name_and_caption(cell)
         cell.metadata.pop("mystnb", None)
         if tags - SITE_TAGS:
             cell.metadata["tags"] = sorted(tags - SITE_TAGS)
         else:
             cell.metadata.pop("tags", None)
         cells.append(cell)
+        if figure:
+            caption = to_jupyter(figure[1], page, lookup, references)
+            cells.append(twin_cells.caption_cell(twin_cells.figure_number(page, figures), caption))
+            figures += 1
     return cells
 
 
-def notebook_json(markdown: str, page: Path, lookup) -> str:
+def notebook_json(markdown: str, page: Path, lookup, pages: list[Path]) -> str:
     """The twin of a page as it is written to disk; ``lookup`` gives each glued text (``glue_lookup``)."""
     notebook = jupytext.reads(markdown, fmt="md:myst")
-    notebook.cells = notebook_cells(markdown, page, lookup)
+    notebook.cells = notebook_cells(markdown, page, lookup, pages)
     notebook.metadata.pop("jupytext", None)
     notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     notebook.metadata["language_info"] = {"name": "python"}
@@ -276,7 +306,7 @@ SLOT_MARK = "\\u0000"  # how the twin's JSON writes the NUL around a slot
 ESCAPED = re.compile(r"\\([\\`*_\[\]<>|])")  # a character the Markdown of a twin escapes
 
 
-def differences(page: Path, markdown: str, twin: str, lookup) -> list[str]:
+def differences(page: Path, markdown: str, twin: str, lookup, pages: list[Path]) -> list[str]:
     """How the committed ``twin`` of ``page`` differs from the twin this build would write.
 
     The text and code must be the same to the character. A glued number may differ by one unit
@@ -291,7 +321,7 @@ def differences(page: Path, markdown: str, twin: str, lookup) -> list[str]:
         return GLUE_SLOT.format(len(texts) - 1)
 
     name = page.with_suffix(".ipynb").name
-    pieces = notebook_json(markdown, page, slot).split(SLOT_MARK)  # text, slot, text, slot, ..., text
+    pieces = notebook_json(markdown, page, slot, pages).split(SLOT_MARK)  # text, slot, text, slot, ..., text
     literal, slots = pieces[0::2], [int(number) for number in pieces[1::2]]
     if not twin.startswith(literal[0]):
         return [f"{name}: its text differs before the first glued value"]
@@ -354,13 +384,13 @@ def main() -> int:
             continue
         lookup = glue_lookup(executed_notebook(markdown, page, caches), page)
         if args.check:
-            found = differences(page, markdown, twin.read_text(), lookup) if twin.exists() else [
+            found = differences(page, markdown, twin.read_text(), lookup, pages) if twin.exists() else [
                 f"{twin.name} is missing"]
             if found:
                 stale.append(twin.relative_to(args.root))
                 problems += found
             continue
-        content = notebook_json(markdown, page, lookup)
+        content = notebook_json(markdown, page, lookup, pages)
         if not twin.exists() or twin.read_text() != content:
             stale.append(twin.relative_to(args.root))
             twin.write_text(content)

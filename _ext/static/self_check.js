@@ -55,8 +55,15 @@
   }
 
   function describeShape(shape) {
-    if (shape.length === 1) { return shape[0] + " numbers"; }
+    if (shape.length === 1) { return shape[0] === 1 ? "one number" : shape[0] + " numbers"; }
     return "a " + shape.join(" x ") + " array";
+  }
+
+  function wantedValues(kind) {  // engine._wanted_values
+    var shape = shapeOf(kind.expected);
+    if (kind.booleans && shape.length === 1 && shape[0] === 1) { return "one answer, True or False"; }
+    if (kind.booleans) { return describeShape(shape) + " (True/False or 1/0)"; }
+    return describeShape(shape);
   }
 
   function product(shape) { return shape.reduce(function (a, b) { return a * b; }, 1); }
@@ -128,7 +135,7 @@
       for (var h = 0; h < kind.shape_hints.length; h++) {
         if (JSON.stringify(kind.shape_hints[h][0]) === JSON.stringify(shape)) { return [kind.shape_hints[h][1]]; }
       }
-      return ["give " + describeShape(wantShape) + "; got " + (shape.length ? describeShape(shape) : "one number") + "."];
+      return ["give " + wantedValues(kind) + "; got " + (shape.length ? describeShape(shape) : "one number") + "."];
     }
     if (kind.whole && got.some(function (x) { return x !== Math.round(x); })) {
       return ["every entry must be a whole number."];

@@ -1,6 +1,8 @@
 """The shared engine: strict reading, the rules of each answer kind, and never a traceback."""
 
+import ast
 import math
+import re
 
 import numpy as np
 import pytest
@@ -64,6 +66,7 @@ ZOO = [
     ["a", "b", "c"], [None, None], (1, "x"), {}, {"4": 1.0}, {4: "x"}, {4: None}, {True: 1.0},
     {4: torch.tensor(1.0, requires_grad=True)}, {1, 2}, object(), np.array(["a", "b"]),
     [torch.tensor(1.0), torch.tensor(2.0)], (torch.zeros(2, 5), "mask"), ((1, 2), (3, 4)),
+    [1, 2, 3, 4, 5], "paris", ["the", "cat", "sat", "on", "the", "mat"], "True", [True],
 ]
 """Answers a learner may plausibly (or implausibly) give."""
 
@@ -125,6 +128,23 @@ answers = st.recursive(
 def test_no_answer_crashes_any_checker(answer):
     for checker in CHECKERS:
         _assert_feedback(checker(answer), answer)
+
+
+def test_messages_fit_the_shape_of_the_answer():
+    """Each message names what the exercise wants, in the answer's own terms."""
+    spread = str(length_generalisation.check_spread([1, 2, 3, 4, 5]))
+    assert "give one answer, True or False; got 5 numbers" in spread, spread
+    assert "1 numbers" not in spread
+    words = len(glove.check_analogy.declaration().answer.expected)
+    analogy = str(glove.check_analogy("paris"))
+    example = re.search(r"give a list of (\d+) words, e\.g\. (\[.*?\])", analogy)
+    assert example and int(example[1]) == words == len(ast.literal_eval(example[2])), analogy
+    ids = len(tokens.check_encoding.declaration().answer.expected)
+    encoding = str(tokens.check_encoding(["the", "cat", "sat", "on", "the", "mat"]))
+    assert f"list of words (text in quotes); give {ids} numbers instead" in encoding, encoding
+    assert "is text, not a number" not in encoding
+    single = Exercise(name="one", answer=Values(expected=(2.0,), tolerance=0), hint="h", success="s")
+    assert "give one number; got 2 numbers" in str(check(single, [1, 2]))
 
 
 # ---------------------------------------------------------------------- the rules, once each

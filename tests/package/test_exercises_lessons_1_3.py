@@ -50,7 +50,7 @@ def test_encoding_checker_names_the_wrong_position():
 @pytest.mark.parametrize(("answer", "message"), [
     (None, "No answer yet"),
     ("the dog", "is text, not a number"),
-    (["the", "dog"], "'the' is text"),
+    (["the", "dog"], "that is a list of words (text in quotes); give 7 numbers instead"),
     ([2, 3], "give 7 numbers; got 2 numbers"),
     (7, "give 7 numbers; got one number"),
 ])

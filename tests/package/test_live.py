@@ -12,7 +12,7 @@ import ipywidgets
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.pylabtools import print_figure
-from IPython.display import display
+from IPython.display import Markdown, display
 from IPython.utils.capture import capture_output
 from matplotlib.figure import Figure
 
@@ -136,6 +136,28 @@ def test_show_displays_the_widget_once_and_returns_nothing(shell):
     assert result is None  # a returned widget would be shown again as the cell's result
     assert len(captured.outputs) == 1
     assert WIDGET_VIEW in captured.outputs[0].data
+
+
+def test_show_writes_the_first_drawing_into_the_explorer_as_data(shell):
+    """Printed through the Output widget, the first drawing would make nbclient (nbconvert)
+    send on the kernel's shell socket mid-cell, which can stall it (see ``live``'s docstring)."""
+    built = []
+
+    def draw(position: int) -> None:
+        print(f"position {position}")
+        display(Markdown("**drawn**"))
+
+    def make():
+        built.append(ipywidgets.interactive(draw, position=ipywidgets.IntSlider(value=3, max=9)))
+        return built[0]
+
+    with capture_output() as captured:
+        live.show(make)
+    assert [WIDGET_VIEW in output.data for output in captured.outputs] == [True]  # the widget, once
+    assert captured.stdout == ""  # nothing printed outside it
+    outputs = built[0].out.outputs
+    assert [output["output_type"] for output in outputs] == ["stream", "display_data"]
+    assert outputs[0]["text"] == "position 3\n" and outputs[1]["data"]["text/markdown"] == "**drawn**"
 
 
 def test_show_on_the_static_site_builds_nothing_and_notes_once_per_page(monkeypatch):

@@ -101,6 +101,10 @@ def test_the_readme_command_starts_jupyterlab_on_127_0_0_1(tmp_path):
         lesson = f"{base}/api/contents/04_sinusoidal_positions.ipynb?token={token}&content=0"
         with urllib.request.urlopen(lesson, timeout=10) as response:
             assert json.load(response)["type"] == "notebook"  # it serves the lessons folder
+        with urllib.request.urlopen(f"{base}/api/contents/?token={token}&content=1", timeout=10) as response:
+            listed = sorted(entry["name"] for entry in json.load(response)["content"])
+        notebooks = sorted(path.name for path in LESSON.parent.glob("*.ipynb"))
+        assert listed == notebooks, f"the file browser lists {listed}, not just the notebooks"
         with urllib.request.urlopen(f"{base}/lab?token={token}", timeout=10) as response:
             assert "JupyterLab" in response.read().decode()
 
@@ -115,13 +119,25 @@ def explorer_output(explorer) -> str:
 
 
 def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
+    """The pinned pair: JupyterLab 4 with jupyterlab_widgets 3, ipywidgets 8 in the kernel."""
+    run_lesson_as_a_learner(browser, [str(Path(sys.executable).parent / "jupyter"), "lab"], tmp_path)
+
+
+def run_lesson_as_a_learner(browser, command: list[str], tmp_path: Path, name: str = "jupyterlab") -> None:
+    """Open lesson 4's twin in the JupyterLab that ``command`` starts, Run All, move an explorer.
+
+    Args:
+        browser: the Playwright browser.
+        command: starts JupyterLab (``.../jupyter lab``); its Python runs the kernel.
+        tmp_path: a folder for the lesson's copy and JupyterLab's settings.
+        name: the screenshots' prefix.
+    """
     lessons = tmp_path / "lessons"
-    lessons.mkdir()
+    lessons.mkdir(parents=True)
     notebook_path = Path(shutil.copy(LESSON, lessons / LESSON.name))
     notebook = nbformat.read(notebook_path, as_version=4)
     explorers = sum("live.show(" in cell.source for cell in notebook.cells if cell.cell_type == "code")
     token = secrets.token_hex(16)
-    command = [str(Path(sys.executable).parent / "jupyter"), "lab"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with jupyterlab(command, lessons, tmp_path / "home", token) as base:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -130,7 +146,7 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
         page.goto(f"{base}/lab/tree/{notebook_path.name}?token={token}")
         page.locator(".jp-MarkdownOutput", has_text="Learning goals").wait_for(timeout=90_000)
         page.get_by_text(re.compile(r"\| Idle$")).wait_for(timeout=90_000)  # the kernel has started
-        page.screenshot(path=str(SCREENSHOTS / "jupyterlab-opened.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-opened.png"))
 
         # before any cell runs, the text reads as on the website
         text = page.locator(".jp-Notebook").evaluate(
@@ -140,11 +156,11 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
         assert page.locator(".jp-MarkdownOutput details").count() == 3  # the solutions, closed
         assert page.locator(".jp-MarkdownOutput details[open]").count() == 0
 
-        for name, text_in_cell in [("goals", "Learning goals"), ("listing", "def sinusoidal_encoding_loop"),
+        for part, text_in_cell in [("goals", "Learning goals"), ("listing", "def sinusoidal_encoding_loop"),
                                    ("solution", "Solution")]:
             cell = page.locator(".jp-MarkdownCell", has_text=text_in_cell).first
             cell.scroll_into_view_if_needed()
-            cell.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{name}.png"))
+            cell.screenshot(path=str(SCREENSHOTS / f"{name}-{part}.png"))
 
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
         page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
@@ -157,7 +173,7 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
                 break
             assert time.monotonic() < deadline, f"Run All took over {RUN_ALL_LIMIT_SECONDS} s: {prompts}"
             time.sleep(1)
-        page.screenshot(path=str(SCREENSHOTS / "jupyterlab-run-all.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-run-all.png"), full_page=True)
 
         failures = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         assert failures.count() == 0, failures.first.inner_text()[-2000:]
@@ -167,12 +183,13 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
 
         first = shown.first
         first.scroll_into_view_if_needed()
-        first.screenshot(path=str(SCREENSHOTS / "jupyterlab-encoding-explorer.png"))
+        first.screenshot(path=str(SCREENSHOTS / f"{name}-encoding-explorer.png"))
         rope = shown.filter(has_text="query at")
         rope.scroll_into_view_if_needed()
         before = explorer_output(rope)
         assert before.startswith("offset +7")
-        handle = rope.locator(".widget-slider", has_text="key at").locator(".noUi-handle")
+        slider = rope.locator(".widget-slider", has_text="key at")
+        handle = slider.locator(".noUi-handle, .ui-slider-handle")  # ipywidgets 8, 7
         handle.focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("([el, old]) => el.innerText !== old",
@@ -190,6 +207,6 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
         after_mouse = explorer_output(rope)
         offset = re.match(r"offset \+(\d+)", after_mouse)
         assert offset and int(offset[1]) > 8, after_mouse
-        rope.screenshot(path=str(SCREENSHOTS / "jupyterlab-rope-explorer.png"))
+        rope.screenshot(path=str(SCREENSHOTS / f"{name}-rope-explorer.png"))
         assert not errors, errors
         page.close()

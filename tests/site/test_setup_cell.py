@@ -20,6 +20,9 @@ FAKE_PIP = '''import os, sys
 with open(os.environ.get("PIP_CALLS", os.devnull), "a") as calls:
     calls.write(" ".join(sys.argv[1:]) + "\\n")
 print("Looking in indexes: somewhere")
+for argument in sys.argv[1:]:
+    if argument.startswith("ipywidgets"):
+        print(f"Collecting {argument}")
 for name in ("numpy", "torch"):
     print(f"Collecting {name}")
 print("Installing collected packages: numpy, torch")
@@ -68,12 +71,17 @@ def test_it_says_what_it_installs_step_by_step_and_to_reload(fresh_python, tmp_p
     assert "Reload this browser page once" in lines[-1]  # widgets and plotly were installed just now
 
 
-def test_in_colab_it_enables_the_widget_manager_only_for_ipywidgets_8(fresh_python, tmp_path):
-    colab = tmp_path / "google" / "colab"
+def fake_colab(folder: Path) -> None:
+    """A stand-in ``google.colab`` package in ``folder``."""
+    colab = folder / "google" / "colab"
     colab.mkdir(parents=True)
-    (tmp_path / "google" / "__init__.py").write_text("")
+    (folder / "google" / "__init__.py").write_text("")
     (colab / "__init__.py").write_text("")
     (colab / "output.py").write_text(FAKE_COLAB_OUTPUT)
+
+
+def test_in_colab_it_enables_the_widget_manager_only_for_ipywidgets_8(fresh_python, tmp_path):
+    fake_colab(tmp_path)
     for version, enabled in [("7.7.1", False), ("8.1.5", True)]:
         (tmp_path / "ipywidgets.py").write_text(FAKE_IPYWIDGETS.format(version=version))
         (tmp_path / "plotly.py").write_text("")
@@ -85,6 +93,42 @@ def test_in_colab_it_enables_the_widget_manager_only_for_ipywidgets_8(fresh_pyth
     (tmp_path / "embedding_course.py").unlink()
     output = run_cell(fresh_python, "import google.colab\n" + set_up_cell(), tmp_path)
     assert "Reload" not in output and "Installed. Run the next cells." in output  # Colab draws them
+
+
+def installed(folder: Path, name: str, version: str) -> None:
+    """A stand-in for an installed distribution (what importlib.metadata reads)."""
+    info = folder / f"{name}-{version}.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+
+
+@pytest.mark.parametrize(("front_end", "kernel_side", "wanted"), [
+    ("3.0.17", "7.7.1", "ipywidgets>=8,<9"),  # JupyterLab 4's extension with ipywidgets 7: upgrade
+    ("1.1.11", "8.1.9", "ipywidgets>=7.7.1,<8"),  # JupyterLab 3 with jupyterlab_widgets 1: ipywidgets 7
+    ("3.0.17", "8.1.9", None),  # a matching pair: nothing to do
+    ("1.1.11", "7.7.1", None),
+])
+def test_it_matches_ipywidgets_to_the_front_ends_widget_extension(fresh_python, tmp_path, front_end,
+                                                                   kernel_side, wanted):
+    (tmp_path / "embedding_course.py").write_text("")  # already installed
+    installed(tmp_path, "jupyterlab_widgets", front_end)
+    installed(tmp_path, "ipywidgets", kernel_side)
+    output = run_cell(fresh_python, set_up_cell(), tmp_path)
+    if wanted is None:
+        assert output == "", output
+    else:
+        assert f"    Collecting {wanted}" in output.splitlines(), output
+        assert "Restart the kernel" in output
+
+
+def test_in_colab_it_keeps_colabs_ipywidgets(fresh_python, tmp_path):
+    fake_colab(tmp_path)
+    (tmp_path / "ipywidgets.py").write_text(FAKE_IPYWIDGETS.format(version="7.7.1"))
+    (tmp_path / "embedding_course.py").write_text("")
+    installed(tmp_path, "jupyterlab_widgets", "3.0.17")
+    installed(tmp_path, "ipywidgets", "7.7.1")
+    output = run_cell(fresh_python, "import google.colab\n" + set_up_cell(), tmp_path)
+    assert "Collecting" not in output and "custom widget manager" not in output, output
 
 
 def test_the_cell_is_the_same_in_every_notebook():

@@ -158,8 +158,8 @@ def test_the_twin_check_tolerates_a_tipped_last_digit_and_nothing_more(built_sit
     page = REPO_ROOT / "book" / "lessons" / "07_length_generalisation.md"
     markdown = page.read_text()
     lookup = glue_lookup(executed_notebook(markdown, page, execution_caches(REPO_ROOT)), page)
-    twin = notebook_json(markdown, page, lookup)
-    assert differences(page, markdown, twin, lookup) == []
+    twin = notebook_json(markdown, page, lookup, PAGES)
+    assert differences(page, markdown, twin, lookup, PAGES) == []
 
     def moved(units):
         def shifted(key, spec):
@@ -171,8 +171,8 @@ def test_the_twin_check_tolerates_a_tipped_last_digit_and_nothing_more(built_sit
         return shifted
 
     assert any(re.fullmatch(r"\d+\.\d+", lookup(*role)) for role in glue_roles(page)), "no decimal is glued"
-    assert differences(page, markdown, notebook_json(markdown, page, moved(1)), lookup) == []
-    two_units = notebook_json(markdown, page, moved(2))
-    assert differences(page, markdown, two_units, lookup), "a real change passed"
+    assert differences(page, markdown, notebook_json(markdown, page, moved(1), PAGES), lookup, PAGES) == []
+    two_units = notebook_json(markdown, page, moved(2), PAGES)
+    assert differences(page, markdown, two_units, lookup, PAGES), "a real change passed"
     reworded = twin.replace("Learning goals", "Learning aims", 1)
-    assert reworded != twin and differences(page, markdown, reworded, lookup), "a reworded twin passed"
+    assert reworded != twin and differences(page, markdown, reworded, lookup, PAGES), "a reworded twin passed"

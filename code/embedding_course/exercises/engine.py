@@ -180,8 +180,23 @@ def fmt(value: float) -> str:
 
 def _describe_shape(shape: tuple[int, ...]) -> str:
     if len(shape) == 1:
-        return f"{shape[0]} numbers"
+        return "one number" if shape[0] == 1 else f"{shape[0]} numbers"
     return f"a {' x '.join(str(n) for n in shape)} array"
+
+
+def _wanted_values(kind: Values) -> str:
+    """What a :class:`Values` answer must be, in words: "8 numbers", "True or False", ..."""
+    shape = kind.shape
+    if kind.booleans and len(shape) == 1 and shape[0] == 1:
+        return "one answer, True or False"
+    if kind.booleans:
+        return f"{_describe_shape(shape)} (True/False or 1/0)"
+    return _describe_shape(shape)
+
+
+def _example_words(count: int) -> str:
+    """A list of ``count`` placeholder words, e.g. ``['a', 'b', 'c']``."""
+    return "[" + ", ".join(repr(chr(ord("a") + i)) for i in range(count)) + "]"
 
 
 def _close(got: float, want: float, tolerance: float, relative: bool) -> bool:
@@ -301,7 +316,9 @@ def _element_problem(kind: Values, index: tuple[int, ...], got: np.ndarray, want
 
 def _judge_values(kind: Values, answer) -> list[str]:
     if isinstance(answer, dict):
-        raise Unreadable(f"give {_describe_shape(kind.shape)} as a list, an array or a tensor, not a dict.")
+        raise Unreadable(f"give {_wanted_values(kind)} as a list, an array or a tensor, not a dict.")
+    if isinstance(answer, (list, tuple)) and answer and all(isinstance(item, str) for item in answer):
+        raise Unreadable(f"that is a list of words (text in quotes); give {_wanted_values(kind)} instead.")
     array = _finite(read_numbers(answer, kind.booleans))
     want = np.asarray(kind.expected, dtype=np.float64)
     same_numbers = array.size == want.size and array.squeeze().shape == want.squeeze().shape
@@ -312,7 +329,7 @@ def _judge_values(kind: Values, answer) -> list[str]:
             if array.shape == tuple(shape):
                 return [hint]
         got = _describe_shape(array.shape) if array.ndim else "one number"
-        return [f"give {_describe_shape(want.shape)}; got {got}."]
+        return [f"give {_wanted_values(kind)}; got {got}."]
     if kind.whole and not np.array_equal(array, np.round(array)):
         return ["every entry must be a whole number."]
     close = np.abs(array - want) <= kind.tolerance * (np.abs(want) if kind.relative else 1.0)
@@ -346,7 +363,8 @@ def _judge_values(kind: Values, answer) -> list[str]:
 
 def _judge_words(kind: Words, answer) -> list[str]:
     if isinstance(answer, str) or not isinstance(answer, (list, tuple)):
-        raise Unreadable(f"give a list of {len(kind.expected)} words, e.g. ['a', 'b'].")
+        count = len(kind.expected)
+        raise Unreadable(f"give a list of {count} words, e.g. {_example_words(count)}.")
     words = list(answer)
     if not all(isinstance(word, str) for word in words):
         return ["every entry must be a word (a string in quotes), not a number or a row."]

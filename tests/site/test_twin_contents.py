@@ -1,0 +1,110 @@
+"""What a notebook reader sees in the twins: numbered, captioned figures, references that lead
+somewhere, and no website plumbing in the code cells."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+
+from .conftest import REPO_ROOT
+
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+
+import twin_cells
+
+TWINS = sorted((REPO_ROOT / "book").rglob("*.ipynb"))
+LESSON_TWINS = [path for path in TWINS if twin_cells.lesson_number(path)]
+FIGURE_CAPTION = re.compile(r"^\*\*Figure (?P<number>[\d.]+)\.\*\* \S")
+FIGURE_MENTION = re.compile(r"\b(?:Fig\.|Figure|Figs\.|Figures)\s+(?P<number>\d+(?:\.\d+)?)")
+DATA_LINES = ("from ", "import ", "#", ")", "print(")  # the checker's import, the question's data
+LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+
+
+def markdown_cells(twin: Path) -> list[str]:
+    return [cell.source for cell in nbformat.read(twin, as_version=4).cells if cell.cell_type == "markdown"]
+
+
+def code_cells(twin: Path) -> list[str]:
+    return [cell.source for cell in nbformat.read(twin, as_version=4).cells if cell.cell_type == "code"]
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda path: path.stem)
+def test_every_figure_of_the_page_has_its_numbered_caption_in_the_twin(twin):
+    page = jupytext.reads(twin.with_suffix(".md").read_text(), fmt="md:myst")
+    captions = [" ".join(found[1].split()) for cell in page.cells
+                if twin_cells.in_twin(cell) and (found := twin_cells.figure_name_and_caption(cell))]
+    shown = [cell for cell in markdown_cells(twin) if FIGURE_CAPTION.match(cell)]
+    assert len(shown) == len(captions), f"{len(shown)} caption cells for {len(captions)} figures"
+    numbers = [FIGURE_CAPTION.match(cell)["number"] for cell in shown]
+    lesson = twin_cells.lesson_number(twin)
+    assert numbers == [f"{lesson}.{n}" if lesson else str(n) for n in range(1, len(shown) + 1)]
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda path: path.stem)
+def test_every_figure_the_text_names_is_in_the_twin(twin):
+    cells = markdown_cells(twin)
+    numbers = {FIGURE_CAPTION.match(cell)["number"] for cell in cells if FIGURE_CAPTION.match(cell)}
+    named = {match["number"] for cell in cells if not FIGURE_CAPTION.match(cell)
+             for match in FIGURE_MENTION.finditer(cell)}
+    assert named <= numbers, f"the text names figures {sorted(named - numbers)} that the twin does not have"
+
+
+def heading_anchors(twin: Path) -> set[str]:
+    return {twin_cells.heading_anchor(match[1].strip()) for cell in markdown_cells(twin)
+            for match in re.finditer(r"^#+\s+(.+)$", cell, re.MULTILINE)}
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda path: path.stem)
+def test_links_between_notebooks_lead_to_a_notebook_and_heading(twin):
+    for cell in markdown_cells(twin):
+        for match in LINK.finditer(cell):
+            target = match["target"]
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path, _, anchor = target.partition("#")
+            notebook = twin.parent / path if path else twin
+            assert not path.endswith(".md"), f"a link to the MyST source {target}; link the .ipynb"
+            assert notebook.is_file(), f"{twin.name}: a link to a missing file: {target}"
+            if anchor:
+                assert anchor in heading_anchors(notebook), f"{twin.name}: no heading for {target}"
+
+
+def test_the_lesson_4_reference_to_the_libraries_section_is_a_link():
+    text = "\n".join(markdown_cells(REPO_ROOT / "book" / "lessons" / "04_sinusoidal_positions.ipynb"))
+    assert "see\n[Sinusoidal encodings in the wild](#Sinusoidal-encodings-in-the-wild)" in text \
+        or "see [Sinusoidal encodings in the wild](#Sinusoidal-encodings-in-the-wild)" in text
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda path: path.stem)
+def test_no_website_plumbing_in_the_twin_code(twin):
+    for source in code_cells(twin):
+        assert not re.search(r"\bglue\b", source), source
+        assert "on_static_site" not in source and "COURSE_STATIC_SITE" not in source, source
+
+
+@pytest.mark.parametrize("twin", LESSON_TWINS, ids=lambda path: path.stem)
+def test_exercise_cells_start_with_the_question_and_an_empty_answer(twin):
+    """Above ``answer = None`` only the checker's import and the question's data."""
+    exercises = [source for source in code_cells(twin) if "answer = None" in source]
+    assert exercises
+    for source in exercises:
+        above = source.split("answer = None")[0]
+        for line in above.splitlines():
+            stripped = line.strip()
+            data = stripped.startswith(DATA_LINES) or re.match(r"^[\w, ]+=", line) or line.startswith(" ")
+            assert not stripped or data, f"plumbing above the answer: {line!r}\n{source}"
+
+
+def test_without_glue_keeps_the_computation():
+    source = ("from embedding_course.web import glue\nimport numpy as np\n\nx = np.arange(3)\n"
+              "glue('x', x.sum())\n\nfor name in ['a']:\n    glue(f'{name}', 1)\n"
+              "print(x)\nglue(\n    'y',\n    2,\n)")
+    assert twin_cells.without_glue(source) == "import numpy as np\n\nx = np.arange(3)\n\nprint(x)"
+    kept = "from embedding_course.web import glue\nglue('a', 1)\nkeep = glue\n"
+    assert twin_cells.without_glue(kept).startswith("from embedding_course.web import glue")
+    assert twin_cells.without_glue("%time x = 1\nglue('x', 1)") == "%time x = 1\nglue('x', 1)"  # not Python

@@ -1,0 +1,151 @@
+"""What a notebook twin shows in place of the website's machinery: no glue, numbered figures.
+
+The website inserts computed values into its prose with ``glue(...)`` and numbers its figures
+from the cells' ``mystnb`` metadata. A notebook reader gets the values already written into the
+Markdown (``myst_markdown.py``), so:
+
+* :func:`without_glue` drops every ``glue(...)`` statement from a code cell (and the import of
+  ``glue`` when nothing else uses it); the cell computes what it did before;
+* :func:`figure_labels` numbers each page's figures per lesson ("Figure 4.3": lesson 4, third
+  figure) and :func:`section_labels` finds the heading under each ``(label)=`` target, so that
+  ``{numref}`` and ``{ref}`` become a figure number and a link a notebook reader can follow;
+* :func:`caption_cell` is the Markdown cell under a figure: its number and caption.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+GLUE_IMPORT = re.compile(r"^from embedding_course\.web import glue[ \t]*$")
+LABELLED_HEADING = re.compile(r"^\((?P<label>[\w.:-]+)\)=[ \t]*\n+#+[ \t]+(?P<title>.+?)[ \t]*$",
+                              re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a cross-reference label points in the notebooks."""
+
+    page: Path
+    text: str
+    """What a reference shows: "Figure 4.3", or a section's title."""
+    anchor: str = ""
+    """The heading's anchor in Jupyter (its title with spaces as '-'); empty for a figure."""
+
+
+def _is_glue_call(statement: ast.stmt) -> bool:
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "glue")
+
+
+def _only_glue(statement: ast.stmt) -> bool:
+    """A glue call, or a loop or ``if`` whose whole body is glue calls."""
+    if _is_glue_call(statement):
+        return True
+    blocks = isinstance(statement, (ast.For, ast.While, ast.If, ast.With))
+    return blocks and not getattr(statement, "orelse", []) and all(_only_glue(s) for s in statement.body)
+
+
+def _glue_lines(body: list[ast.stmt]) -> set[int]:
+    """The (1-based) line numbers of every glue-only statement in ``body``, at any depth."""
+    lines: set[int] = set()
+    for statement in body:
+        if _only_glue(statement):
+            lines.update(range(statement.lineno, statement.end_lineno + 1))
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            lines |= _glue_lines(getattr(statement, field, []) or [])
+    return lines
+
+
+def without_glue(source: str) -> str:
+    """``source`` without its ``glue(...)`` statements (and ``glue``'s import once unused).
+
+    Args:
+        source: a code cell's Python source.
+    Returns:
+        The same code minus glue; a blank line left between two removed blocks goes too.
+        Source that is not plain Python (a cell magic) is returned unchanged.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    lines = source.split("\n")
+    dropped = _glue_lines(tree.body)
+    if not dropped:
+        return source
+    still_used = any(isinstance(node, ast.Name) and node.id == "glue" and node.lineno not in dropped
+                     for node in ast.walk(tree))
+    if not still_used:
+        dropped |= {number for number, line in enumerate(lines, start=1) if GLUE_IMPORT.match(line)}
+    kept: list[str] = []
+    removed_since_kept = False
+    for number, line in enumerate(lines, start=1):
+        if number in dropped:
+            removed_since_kept = True
+            continue
+        if not line.strip() and removed_since_kept and (not kept or not kept[-1].strip()):
+            continue  # the blank line that separated a removed block
+        kept.append(line)
+        removed_since_kept = False
+    return "\n".join(kept).strip("\n")
+
+
+def lesson_number(page: Path) -> str:
+    """The lesson's number from its file name (``04_sinusoidal_positions.md`` -> ``"4"``), else ``""``."""
+    match = re.match(r"(\d+)_", page.name)
+    return str(int(match[1])) if match else ""
+
+
+def figure_name_and_caption(cell: nbformat.NotebookNode) -> tuple[str, str] | None:
+    """The ``mystnb.figure`` name and caption of a code cell, if it draws a numbered figure."""
+    figure = cell.metadata.get("mystnb", {}).get("figure") if cell.cell_type == "code" else None
+    if not figure or not figure.get("caption"):
+        return None
+    return figure.get("name", ""), " ".join(str(figure["caption"]).split())
+
+
+def in_twin(cell: nbformat.NotebookNode) -> bool:
+    """Whether the twin keeps ``cell`` (cells for the website alone stay out)."""
+    tags = set(cell.metadata.get("tags", []))
+    return "site-only" not in tags and ("remove-cell" not in tags or "notebook-only" in tags)
+
+
+def figure_number(page: Path, index: int) -> str:
+    """The twin's number of the ``index``-th (0-based) figure of ``page``: "4.3", or "3" outside a lesson."""
+    lesson = lesson_number(page)
+    return f"{lesson}.{index + 1}" if lesson else str(index + 1)
+
+
+def figure_labels(pages: list[Path]) -> dict[str, Target]:
+    """Every named figure of ``pages``: label -> its page and "Figure N.M"."""
+    labels = {}
+    for page in pages:
+        figures = [found for cell in jupytext.reads(page.read_text(), fmt="md:myst").cells
+                   if in_twin(cell) and (found := figure_name_and_caption(cell))]
+        for index, (name, _) in enumerate(figures):
+            if name:
+                labels[name] = Target(page, f"Figure {figure_number(page, index)}")
+    return labels
+
+
+def heading_anchor(title: str) -> str:
+    """The anchor Jupyter gives a heading: its text with each space as '-'."""
+    return title.replace(" ", "-")
+
+
+def section_labels(pages: list[Path]) -> dict[str, Target]:
+    """Every ``(label)=`` target placed above a heading: label -> its page, title and anchor."""
+    return {match["label"]: Target(page, match["title"], heading_anchor(match["title"]))
+            for page in pages for match in LABELLED_HEADING.finditer(page.read_text())}
+
+
+def caption_cell(number: str, caption_markdown: str) -> nbformat.NotebookNode:
+    """The Markdown cell under a figure: "**Figure 4.3.** caption"."""
+    return nbformat.v4.new_markdown_cell(f"**Figure {number}.** {caption_markdown}")
