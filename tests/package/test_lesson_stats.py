@@ -57,5 +57,5 @@ def test_a_page_must_be_text():
 
 def test_every_lesson_has_hundreds_of_words():
     lessons = sorted((Path(__file__).resolve().parents[2] / "book" / "lessons").glob("*.md"))
-    assert len(lessons) == 7
+    assert len(lessons) >= 9  # lessons 1-9
     assert all(lesson_stats.prose_words(page.read_text()) > 500 for page in lessons)

@@ -19,7 +19,7 @@ def test_no_scaling_is_the_model_itself_and_linear_divides_positions(model):
         assert torch.equal(rope_extension.with_scaling(model, "none", 4, 8)(ids), model(ids))
         scaled = rope_extension.with_scaling(model, "linear", 4, 8)
         assert all(block.attn.rope_scaling is None for block in model.blocks)  # the original is untouched
-        q = torch.randn(2, 12, 8, dtype=torch.float64)
+        q = torch.randn(2, 12, model.blocks[0].attn.head_dim, dtype=torch.float64)
         hook = scaled.blocks[0].attn.rope_scaling
         inv_freq, factor = hook(12)
         assert factor == 1.0
