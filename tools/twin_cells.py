@@ -78,12 +78,12 @@ def without_glue(source: str) -> str:
         return source
     lines = source.split("\n")
     dropped = _glue_lines(tree.body)
-    if not dropped:
-        return source
     still_used = any(isinstance(node, ast.Name) and node.id == "glue" and node.lineno not in dropped
                      for node in ast.walk(tree))
-    if not still_used:
+    if not still_used:  # the import goes too, also from a cell that only imports it
         dropped |= {number for number, line in enumerate(lines, start=1) if GLUE_IMPORT.match(line)}
+    if not dropped:
+        return source
     kept: list[str] = []
     removed_since_kept = False
     for number, line in enumerate(lines, start=1):

@@ -74,7 +74,8 @@ def test_notebook_runs_top_to_bottom_with_live_explorers(notebook_path, tmp_path
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     widgets = [o for o in outputs if WIDGET_MIME in o.get("data", {})]
-    assert widgets, f"{notebook_path.name}: no live explorer (ipywidget) was displayed"
+    explorers = sum("live.show(" in cell.source for cell in notebook.cells if cell.cell_type == "code")
+    assert len(widgets) == explorers, f"{notebook_path.name}: {len(widgets)} shown for {explorers} explorers"
     for index, cell in enumerate(notebook.cells):
         shown = [o for o in cell.get("outputs", []) if WIDGET_MIME in o.get("data", {})]
         assert len(shown) <= 1, f"cell {index} shows its explorer {len(shown)} times"
