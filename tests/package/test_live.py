@@ -153,6 +153,9 @@ def test_show_writes_the_first_drawing_into_the_explorer_as_data(shell):
 
     with capture_output() as captured:
         live.show(make)
+    if int(ipywidgets.__version__.split(".")[0]) < 8:  # Colab's ipywidgets 7 draws when displayed
+        assert "position 3" in captured.stdout and len(built) == 1  # shown as before, built once
+        return
     assert [WIDGET_VIEW in output.data for output in captured.outputs] == [True]  # the widget, once
     assert captured.stdout == ""  # nothing printed outside it
     outputs = built[0].out.outputs

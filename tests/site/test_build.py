@@ -52,6 +52,7 @@ def make_book(root: Path, page_body: str, probe_source: str = "VALUE = 1\n",
     for name, body in pages.items():
         (root / "book" / f"{name}.md").write_text(FRONT_MATTER + f"\n# {name.title()}\n\n" + body)
     (root / "code").mkdir()
+    shutil.copy(REPO_ROOT / "code" / "pyproject.toml", root / "code")  # the version the footer shows
     for name, source in {"probe": probe_source, **(modules or {})}.items():
         (root / "code" / f"{name}.py").write_text(source)
     return root / "book" / "page.md"

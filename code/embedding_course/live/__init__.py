@@ -53,6 +53,9 @@ def show(make_widget: Callable[[], object]) -> None:
         widget = make_widget()
         display(widget)
     views = [output for output in drawn if WIDGET_VIEW in output.get("data", {})]
+    if not views:  # ipywidgets 7 (Colab's) shows itself, and draws, outside the record: as before
+        display(widget)
+        return
     rest = [output for output in drawn if output not in views]
     for view in views:
         publish_display_data(view["data"], view["metadata"])
