@@ -40,7 +40,7 @@ def _draw_every_figure(page) -> None:
         page.evaluate(f"window.scrollTo(0, {y})")
         after_frames(page)
     page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
-        .every(gd => gd.querySelector('.main-svg'))""")
+        .every(gd => gd.querySelector('.main-svg'))""", timeout=120_000)
 
 
 def _figures_with_controls(page) -> int:
@@ -73,7 +73,7 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
     page = result.page
     page.keyboard.press("Tab")  # no scrolling: a keyboard reader's first Tab draws every figure
     page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
-        .every(gd => gd.querySelector('.main-svg'))""")
+        .every(gd => gd.querySelector('.main-svg'))""", timeout=120_000)  # a busy CI machine
     controls = page.locator(CONTROLS)
     expected = _figures_with_controls(page)
     figures_with_keys = page.locator(".course-explorer-controls").count()

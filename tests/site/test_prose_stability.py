@@ -22,7 +22,8 @@ def test_the_set_ups_really_round_differently():
 
 @pytest.fixture(scope="module")
 def report(built_site):
-    return prose_stability.compare(PAGES)
+    # one page at a time: the other test worker keeps the second core for the browser tests
+    return prose_stability.compare(PAGES, jobs=1)
 
 
 def test_every_number_the_prose_quotes_reads_the_same_under_every_set_up(report):
