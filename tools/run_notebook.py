@@ -1,17 +1,25 @@
 """Execute a notebook top to bottom in a fresh kernel and save the executed copy.
 
-Usage: python tools/run_notebook.py IN.ipynb OUT.ipynb [--timeout SECONDS]
+Usage: python tools/run_notebook.py IN.ipynb OUT.ipynb [--timeout SECONDS] [--solutions REPORT.json]
 
 Runs in its own process so that a test can bound it with a time limit and read the result.
 Exits 1 with the failing cell's traceback if a cell raises, 2 if a cell runs past the limit.
 It uses nbclient, as the site build does, with the same fix: ``kernel_polling`` makes the
 client wait for kernel messages in short slices (a single long wait sometimes missed a reply
 and sat idle until the cell's timeout).
+
+With ``--solutions``, each exercise's solution (a collapsed ``<details>`` block in a twin, which
+Run All skips) is also run where it sits, as a learner who opens it would run it: after the
+lesson's cells above it, in a copy of the kernel's namespace (what one solution imports is not
+there for the next). Its printed output is written to REPORT.json, one entry per solution;
+the saved notebook holds the lesson's cells only, as Run All leaves them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
 from pathlib import Path
 from time import monotonic
@@ -24,12 +32,75 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "_ext"))
 
 import kernel_polling
 
+# A twin's solution block, as tools/sync_notebooks.py writes it (SOLUTION_TEMPLATE).
+SOLUTION = re.compile(
+    r"^<details>\n<summary><b>Solution</b>.*?\n(?P<fence>`{3,})python\n(?P<source>.*?)\n(?P=fence)\n",
+    re.DOTALL)
+RUN_ALONE = '''
+def _course_run_alone(source):
+    """Run ``source`` as a cell would, in a copy of this namespace."""
+    import ast
+    from IPython.display import display
+
+    tree = ast.parse(source)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    namespace = dict(globals())  # a copy: what the solution defines stays out of the lesson
+    exec(compile(tree, "<solution>", "exec"), namespace)
+    if last is not None:
+        display(eval(compile(ast.Expression(last.value), "<solution>", "eval"), namespace))
+
+
+_course_run_alone({source!r})
+del _course_run_alone
+'''
+
+
+def solutions(notebook: nbformat.NotebookNode) -> dict[int, str]:
+    """{cell index: code} of every solution block in a twin's Markdown cells."""
+    return {index: match["source"] for index, cell in enumerate(notebook.cells)
+            if cell.cell_type == "markdown" and (match := SOLUTION.match(cell.source))}
+
+
+def output_text(cell: nbformat.NotebookNode) -> str:
+    """Everything a cell printed or displayed, as text."""
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append(output.get("text", ""))
+        parts += [str(value) for value in output.get("data", {}).values()]
+        if output.get("output_type") == "error":
+            parts.append(f"{output['ename']}: {output['evalue']}")
+    return "\n".join(parts)
+
+
+def execute(client: NotebookClient, notebook: nbformat.NotebookNode, run_solutions: bool) -> list[dict]:
+    """Run the code cells in order (and each solution where it sits); the solutions' reports."""
+    found = solutions(notebook) if run_solutions else {}
+    reports = []
+    client.reset_execution_trackers()
+    with client.setup_kernel():
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type == "code":
+                client.execute_cell(cell, index)  # a lesson cell: an error here stops the run
+            elif index in found:
+                probe = nbformat.v4.new_code_cell(RUN_ALONE.format(source=found[index]))
+                try:
+                    client.execute_cell(probe, index)  # nbclient stores the probe at this index...
+                    error = ""
+                except CellExecutionError as failure:
+                    error = str(failure).strip().splitlines()[-1]
+                notebook.cells[index] = cell  # ...where the Markdown solution stays
+                reports.append({"cell": index, "output": output_text(probe), "error": error})
+        client.set_widgets_metadata()
+    return reports
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebook", type=Path)
     parser.add_argument("output", type=Path)
     parser.add_argument("--timeout", type=int, default=300, help="seconds allowed per cell")
+    parser.add_argument("--solutions", type=Path, metavar="REPORT",
+                        help="also run every solution alone; write what each printed to this JSON file")
     args = parser.parse_args()
     kernel_polling.install()
     notebook = nbformat.read(args.notebook, as_version=4)
@@ -44,7 +115,7 @@ def main() -> int:
                             on_cell_start=lambda cell, cell_index: started.update({cell_index: monotonic()}),
                             on_cell_executed=report)
     try:
-        client.execute()
+        reports = execute(client, notebook, run_solutions=args.solutions is not None)
     except CellTimeoutError as error:
         print(f"a cell ran past {args.timeout} s:\n{error}", file=sys.stderr)
         return 2
@@ -53,6 +124,8 @@ def main() -> int:
         return 1
     finally:
         nbformat.write(notebook, args.output)
+    if args.solutions is not None:
+        args.solutions.write_text(json.dumps(reports, indent=1) + "\n")
     return 0
 
 

@@ -145,7 +145,7 @@ class RunSettings:
 
     train_len: int = 8
     test_factor: int = 4
-    steps: int = 600
+    steps: int = 400
     batch_size: int = 32
     d_model: int = 32
     n_heads: int = 8
