@@ -1,4 +1,4 @@
-"""Shared test settings: the repository root, and a seeded, CPU-only run."""
+"""Shared test settings: the repository root, a seeded, CPU-only run, and the longest files first."""
 
 import os
 from pathlib import Path
@@ -8,6 +8,25 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 os.environ.setdefault("COURSE_DEVICE", "cpu")
+
+# The files that train models, execute pages or build books, longest first: pytest-xdist hands
+# files to its workers in collection order, so starting these first keeps one long file from
+# running alone at the end while the other core idles.
+LONGEST_FIRST = (
+    # site
+    "test_prose_stability.py", "test_notebooks_live.py", "test_lowest_versions.py", "test_build.py",
+    "test_jupyterlab.py",
+    # package
+    "test_length_generalisation.py", "test_rope_extension.py", "test_training.py", "test_rotary.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        name = item.path.name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # a stable sort: each file keeps its own order
 
 
 @pytest.fixture(scope="session")
