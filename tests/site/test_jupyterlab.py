@@ -47,14 +47,25 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+# JupyterLab 4: every cell in the page, so the test reads them all without scrolling; no news pop-up
+JUPYTERLAB_4_SETTINGS = {
+    "notebook-extension/tracker": {"windowingMode": "none"},
+    "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
 @contextmanager
-def jupyterlab(command: list[str], cwd: Path, home: Path, token: str):
-    """Start ``command`` (a ``jupyter lab``) headless on a free port; yield its base URL."""
+def jupyterlab(command: list[str], cwd: Path, home: Path, token: str,
+               settings: dict[str, dict] = JUPYTERLAB_4_SETTINGS):
+    """Start ``command`` (a ``jupyter lab``) headless on a free port; yield its base URL.
+
+    The server's log goes to ``home/server.log``, never to a pipe: a server that writes more
+    than a pipe holds (64 KiB) before anyone reads it stops at its next write, and the page it
+    serves stays blank. JupyterLab 3.6 does, logging its whole notebook schema for a setting
+    it does not know.
+    """
     port = free_port()
-    settings = {  # every cell in the page, so the test reads them all without scrolling; no news pop-up
-        "notebook-extension/tracker": {"windowingMode": "none"},
-        "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
-    }
+    home.mkdir(parents=True, exist_ok=True)
     for name, values in settings.items():
         path = home / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -63,11 +74,13 @@ def jupyterlab(command: list[str], cwd: Path, home: Path, token: str):
     environment |= {"JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
                     "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
                     "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
-    server = subprocess.Popen(
-        [*command, "--no-browser", f"--port={port}", "--ServerApp.port_retries=0",
-         f"--IdentityProvider.token={token}", "--ServerApp.ip=127.0.0.1",
-         *(["--allow-root"] if os.geteuid() == 0 else [])],  # as the README says for root
-        cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log = home / "server.log"
+    with log.open("w") as log_file:
+        server = subprocess.Popen(
+            [*command, "--no-browser", f"--port={port}", "--ServerApp.port_retries=0",
+             f"--IdentityProvider.token={token}", "--ServerApp.ip=127.0.0.1",
+             *(["--allow-root"] if os.geteuid() == 0 else [])],  # as the README says for root
+            cwd=cwd, env=environment, stdout=log_file, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -79,8 +92,7 @@ def jupyterlab(command: list[str], cwd: Path, home: Path, token: str):
             except OSError:
                 pass
             if server.poll() is not None or time.monotonic() > deadline:
-                output = server.stdout.read() if server.poll() is not None else "(still running)"
-                pytest.fail(f"{shlex.join(command)} did not answer on {base}:\n{output[-3000:]}")
+                pytest.fail(f"{shlex.join(command)} did not answer on {base}:\n{log.read_text()[-3000:]}")
             time.sleep(0.5)
         yield base
     finally:
@@ -90,7 +102,6 @@ def jupyterlab(command: list[str], cwd: Path, home: Path, token: str):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-        server.stdout.close()
 
 
 def test_the_readme_command_starts_jupyterlab_on_127_0_0_1(tmp_path):
@@ -123,7 +134,8 @@ def test_a_lesson_runs_in_jupyterlab_as_a_learner_sees_it(tmp_path, browser):
     run_lesson_as_a_learner(browser, [str(Path(sys.executable).parent / "jupyter"), "lab"], tmp_path)
 
 
-def run_lesson_as_a_learner(browser, command: list[str], tmp_path: Path, name: str = "jupyterlab") -> None:
+def run_lesson_as_a_learner(browser, command: list[str], tmp_path: Path, name: str = "jupyterlab",
+                            settings: dict[str, dict] = JUPYTERLAB_4_SETTINGS) -> None:
     """Open lesson 4's twin in the JupyterLab that ``command`` starts, Run All, move an explorer.
 
     Args:
@@ -131,6 +143,8 @@ def run_lesson_as_a_learner(browser, command: list[str], tmp_path: Path, name: s
         command: starts JupyterLab (``.../jupyter lab``); its Python runs the kernel.
         tmp_path: a folder for the lesson's copy and JupyterLab's settings.
         name: the screenshots' prefix.
+        settings: JupyterLab's user settings (``"notebook-extension/tracker": {...}``), which
+            differ between its major versions.
     """
     lessons = tmp_path / "lessons"
     lessons.mkdir(parents=True)
@@ -139,7 +153,7 @@ def run_lesson_as_a_learner(browser, command: list[str], tmp_path: Path, name: s
     explorers = sum("live.show(" in cell.source for cell in notebook.cells if cell.cell_type == "code")
     token = secrets.token_hex(16)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with jupyterlab(command, lessons, tmp_path / "home", token) as base:
+    with jupyterlab(command, lessons, tmp_path / "home", token, settings) as base:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
