@@ -8,9 +8,9 @@ own packages, and runs the live-explorer tests in it.
 ipywidgets 7 draws only in a front end whose widget extension speaks its protocol: Colab's
 own, or JupyterLab 3 with jupyterlab_widgets 1.1 (jupyterlab_widgets 3, the pinned
 JupyterLab 4's, draws ipywidgets 8 only; 1.1.11, the last 1.x, is built against JupyterLab
-4's modules). The second test adds that front end, ``LOWEST_FRONT_END``, to the environment,
+4's modules). The environment also holds that front end, ``LOWEST_FRONT_END``: the second test
 opens a lesson in it in Chromium and moves an explorer, as ``test_jupyterlab.py`` does with
-the pinned pair.
+the pinned pair. Both tests share the one environment.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import subprocess
 import sysconfig
 import venv
 from pathlib import Path
+
+import pytest
 
 from .conftest import REPO_ROOT
 from .test_jupyterlab import run_lesson_as_a_learner
@@ -67,8 +69,14 @@ def lowest_environment(environment: Path, front_end: list[str] = ()) -> Path:
     return python
 
 
-def test_live_explorers_run_with_the_lowest_declared_ipywidgets_and_plotly(tmp_path):
-    python = lowest_environment(tmp_path / "lowest")
+@pytest.fixture(scope="module")
+def lowest_python(tmp_path_factory) -> Path:
+    """The Python of one environment with the lowest pair and JupyterLab 3.6, for both tests."""
+    return lowest_environment(tmp_path_factory.mktemp("lowest"), LOWEST_FRONT_END)
+
+
+def test_live_explorers_run_with_the_lowest_declared_ipywidgets_and_plotly(lowest_python):
+    python = lowest_python
     ipywidgets, plotly = lowest("ipywidgets"), lowest("plotly")
     report = "import ipywidgets, plotly, embedding_course; print(ipywidgets.__version__, plotly.__version__)"
     versions = subprocess.check_output([python, "-c", report], text=True).split()
@@ -80,9 +88,9 @@ def test_live_explorers_run_with_the_lowest_declared_ipywidgets_and_plotly(tmp_p
     assert result.returncode == 0, result.stdout[-5000:]
 
 
-def test_explorers_move_in_jupyterlab_3_with_the_lowest_declared_ipywidgets(tmp_path, browser):
+def test_explorers_move_in_jupyterlab_3_with_the_lowest_declared_ipywidgets(lowest_python, tmp_path, browser):
     """The lowest pair: ipywidgets 7.7.1 in the kernel, JupyterLab 3.6 with jupyterlab_widgets 1.1."""
-    python = lowest_environment(tmp_path / "lowest", LOWEST_FRONT_END)
+    python = lowest_python
     # the front end has all it needs, at versions it accepts (the model's package is installed
     # without its dependencies on purpose; this environment's own setuptools is older than torch's)
     check = subprocess.run([python, "-m", "pip", "check"], capture_output=True, text=True).stdout
