@@ -146,7 +146,7 @@ class RunSettings:
     train_len: int = 8
     test_factor: int = 4
     steps: int = 400
-    batch_size: int = 32
+    batch_size: int = 16
     d_model: int = 32
     n_heads: int = 8
     n_layers: int = 2
