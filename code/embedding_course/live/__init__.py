@@ -18,11 +18,10 @@ control later happens in a real front end, where the usual printing is safe.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
-
-from embedding_course.web import on_static_site
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -31,6 +30,12 @@ STATIC_NOTE = (
     "with the rocket icon at the top.*"
 )
 _pages_noted: list[bool] = []  # one entry once the note is shown (one kernel per page)
+STATIC_SITE_ENV_VAR = "COURSE_STATIC_SITE"
+
+
+def on_static_site() -> bool:
+    """True while the course website is being built (its build sets ``COURSE_STATIC_SITE=1``)."""
+    return os.environ.get(STATIC_SITE_ENV_VAR, "") == "1"
 
 
 def show(make_widget: Callable[[], object]) -> None:
