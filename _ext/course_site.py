@@ -11,7 +11,8 @@
   by its 1.4 MB icon script; output images load lazily, with their size given.
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
-* Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
+* The package's figures and exercises are drawn by the site's MIME renderers
+  (``course_outputs.py``); the kernel sees ``COURSE_STATIC_SITE=1`` for the live explorers only.
 * Each page's head holds up its first paint as little as it can: one stylesheet, every
   script deferred (``first_paint.py``); scrollable boxes are measured as they are laid out,
   not all at load (``tab_stops.py``).
@@ -42,7 +43,8 @@ import tab_stops
 import theme_icons
 from sphinx.util import logging as sphinx_logging
 
-# Set before any notebook kernel starts: kernels inherit this process's environment.
+# Set before any notebook kernel starts: kernels inherit this process's environment. The live
+# explorers (embedding_course.live.show) build no widget on the static site.
 os.environ["COURSE_STATIC_SITE"] = "1"
 os.environ.setdefault("PYTHONHASHSEED", "0")
 
