@@ -12,7 +12,7 @@
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * The package's figures and exercises are drawn by the site's MIME renderers
-  (``course_outputs.py``); the kernel sees ``COURSE_STATIC_SITE=1`` for the live explorers only.
+  (``course_outputs.py``).
 * Each page's head holds up its first paint as little as it can: one stylesheet, every
   script deferred (``first_paint.py``); scrollable boxes are measured as they are laid out,
   not all at load (``tab_stops.py``).
@@ -43,9 +43,7 @@ import tab_stops
 import theme_icons
 from sphinx.util import logging as sphinx_logging
 
-# Set before any notebook kernel starts: kernels inherit this process's environment. The live
-# explorers (embedding_course.live.show) build no widget on the static site.
-os.environ["COURSE_STATIC_SITE"] = "1"
+# Set before any notebook kernel starts: kernels inherit this process's environment.
 os.environ.setdefault("PYTHONHASHSEED", "0")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -190,7 +190,6 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     """
     import logging
 
-    os.environ["COURSE_STATIC_SITE"] = "1"  # the live explorers build no widget (as course_site.py sets)
     os.environ.setdefault("PYTHONHASHSEED", "0")
     sys.path.insert(0, str(Path(root) / "_ext"))
     import kernel_polling

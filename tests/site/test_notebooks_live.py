@@ -61,7 +61,7 @@ def test_runner_stops_a_cell_that_runs_past_its_limit(tmp_path):
 
 @pytest.mark.parametrize("notebook_path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_notebook_runs_top_to_bottom_with_live_explorers(notebook_path, tmp_path):
-    environment = {key: value for key, value in os.environ.items() if key != "COURSE_STATIC_SITE"}
+    environment = dict(os.environ)
     executed_path = tmp_path / notebook_path.name
     try:
         result = run_notebook(notebook_path, executed_path, environment=environment)

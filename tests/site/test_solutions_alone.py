@@ -56,11 +56,6 @@ def output_text(cell: nbformat.NotebookNode) -> str:
     return "\n".join(parts)
 
 
-@pytest.fixture(autouse=True)
-def a_learners_kernel(monkeypatch):
-    monkeypatch.delenv("COURSE_STATIC_SITE", raising=False)  # a notebook, not the website's build
-
-
 @pytest.mark.parametrize("twin", TWINS, ids=lambda path: path.stem)
 def test_every_solution_runs_alone_after_the_cells_above_it(twin: Path):
     notebook = nbformat.read(twin, as_version=4)
