@@ -302,6 +302,28 @@ def on_build_finished(app, exception) -> None:
             shutil.copy2(source_path, target_path)
 
 
+def lesson_number(docname: str) -> int | None:
+    """The lesson a page is, from its file name (``book/lessons/04_sinusoidal_positions``: 4)."""
+    prefix = docname.rsplit("/", 1)[-1].split("_", 1)[0]
+    return int(prefix) if prefix.isdigit() else None
+
+
+def number_figures_per_lesson(app, env) -> list[str]:
+    """Figures (and tables, listings) numbered per lesson, as in the notebook twins: "Fig. 4.3".
+
+    Sphinx numbers them across the whole book (lesson 4 would start at Fig. 13). It has just
+    assigned its numbers (``env-get-updated``, TocTreeCollector); each page's are renumbered
+    from 1, behind the lesson's number.
+    """
+    for docname, kinds in env.toc_fignumbers.items():
+        lesson = lesson_number(docname)
+        for kind, numbers in kinds.items():
+            ordered = sorted(numbers, key=numbers.get)
+            kinds[kind] = {name: ((lesson, index) if lesson is not None else (index,))
+                           for index, name in enumerate(ordered, start=1)}
+    return []
+
+
 class NotebookClientWarnings(logging.Handler):
     """Pass the notebook client's own warnings (a lost output, an unhandled message) on as
     Sphinx warnings, so that the strict build fails on them. Left alone, the client logs to
@@ -326,6 +348,7 @@ def setup(app):
     _watch_notebook_client()
     app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
     app.connect("config-inited", on_config_inited)
+    app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
     app.connect("html-page-context", on_page_context)
     app.connect("html-page-context", on_page_context_late, priority=900)
     app.connect("build-finished", on_build_finished, priority=900)
