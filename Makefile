@@ -22,7 +22,7 @@ LOCK := $(if $(filter cuda,$(TORCH)),requirements-cuda.txt,requirements.txt)
 # find-links folder that holds torch-X+cpu) must have it.
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 
-$(VENV)/.installed: $(LOCK) requirements-nodeps.txt code/pyproject.toml
+$(VENV)/.installed: $(LOCK) requirements-nodeps.txt code/pyproject.toml _ext/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@cpu_index=""; if [ "$(TORCH)" = cpu ]; then \
 	  if $(PYTHON) -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/torch/", timeout=20)' \
@@ -31,6 +31,7 @@ $(VENV)/.installed: $(LOCK) requirements-nodeps.txt code/pyproject.toml
 	fi; set -x; $(PY) -m pip install --quiet --require-hashes $$cpu_index -r $(LOCK)
 	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements-nodeps.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e code
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e _ext  # MyST-NB's MIME renderers (entry points)
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 

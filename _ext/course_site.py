@@ -11,7 +11,8 @@
   by its 1.4 MB icon script; output images load lazily, with their size given.
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
-* Figures are rendered for the static site: the kernel sees ``COURSE_STATIC_SITE=1``.
+* The package's figures and exercises are drawn by the site's MIME renderers
+  (``course_outputs.py``).
 * Each page's head holds up its first paint as little as it can: one stylesheet, every
   script deferred (``first_paint.py``); scrollable boxes are measured as they are laid out,
   not all at load (``tab_stops.py``).
@@ -30,11 +31,10 @@ import os
 import re
 import shutil
 import time
-from concurrent.futures import Future
 from pathlib import Path
 
 import code_spans
-import figure_heights
+import course_outputs
 import first_paint
 import math_svg
 import release_info
@@ -44,13 +44,10 @@ import theme_icons
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
-os.environ["COURSE_STATIC_SITE"] = "1"
 os.environ.setdefault("PYTHONHASHSEED", "0")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 VENDOR_SOURCE = REPO_ROOT / ".vendor"
-PLOT_MARKER = 'class="course-plot"'
-SELF_CHECK_MARKER = 'class="course-self-check"'
 FIGURE_LOADER = "course-figures.js"
 FIGURE_FIT = "course-figure-fit.js"  # the layout on a phone, used by the loader
 # Smallest first: the trace types each plotly.js bundle draws (from the bundles' READMEs).
@@ -63,10 +60,7 @@ PLOTLY_BUNDLES = {
                            "surface", "volume"},
 }
 FULL_BUNDLE = "plotly.min.js"
-SPEC_PATTERN = re.compile(r'<script type="application/json" class="course-plot-spec"[^>]*>(.*?)</script>',
-                          re.S)
 DESCRIPTION_LENGTH = 155
-FIGURE_DATA = "_static/figures"
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/.
 VENDORED = {
@@ -106,12 +100,10 @@ def plotly_bundle(trace_types: set[str]) -> str:
     return FULL_BUNDLE
 
 
-def page_trace_types(body: str) -> set[str]:
-    """The trace types of every Plotly figure in a page's HTML."""
-    types = set()
-    for spec in SPEC_PATTERN.findall(body):
-        types.update(trace.get("type", "scatter") for trace in json.loads(spec).get("data", []))
-    return types
+def page_trace_types(doctree) -> set[str]:
+    """The trace types of every Plotly figure of a page."""
+    return {trace.get("type", "scatter") for figure in course_outputs.page_figures(doctree)
+            for trace in figure["spec"].get("data", [])}
 
 
 def page_description(doctree) -> str:
@@ -209,42 +201,15 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
     for key in ("script_files", "css_files"):
         if key in context:
             context[key][:] = [asset for asset in context[key] if not _is_thebe(asset)]
-    body = context.get("body", "")
-    if PLOT_MARKER in body:
-        bundle = plotly_bundle(page_trace_types(body))
+    if course_outputs.page_figures(doctree):
+        bundle = plotly_bundle(page_trace_types(doctree))
         app.add_js_file(FIGURE_FIT, priority=200, loading_method="defer")
         app.add_js_file(FIGURE_LOADER, priority=200, loading_method="defer",
                         **{"data-plotly": f"vendor/{bundle}"})
-        context["body"] = _move_figure_data_out(app, pagename, context, body)
-    if SELF_CHECK_MARKER in body:
-        # The exercises' answer boxes (embedding_course.exercises.self_check).
+    if course_outputs.page_has_exercises(doctree):
+        # The exercises' answer boxes (course_outputs.self_check_html).
         app.add_js_file("self_check.js", loading_method="defer")
         app.add_css_file("self_check.css")
-
-
-# The phone heights of the figures of each page written in this build, being worked out
-# (figure_heights.py); _finish_pages writes them on the pages.
-PENDING_HEIGHTS: dict[str, Future] = {}
-
-
-def _move_figure_data_out(app, pagename: str, context: dict, body: str) -> str:
-    """Write each figure's JSON to its own file under _static/figures/, fetched when the
-    figure is drawn: the page itself stays small. Starts working out each figure's phone
-    heights (figure_heights.py)."""
-    folder = Path(app.outdir) / FIGURE_DATA / pagename
-    folder.mkdir(parents=True, exist_ok=True)
-    figures = {re.search(r'data-for="([^"]+)"', match.group(0)).group(1): match.group(1)
-               for match in SPEC_PATTERN.finditer(body)}
-    PENDING_HEIGHTS[pagename] = figure_heights.phone_heights_in_background(figures)
-
-    def move(match: re.Match) -> str:
-        div_id = re.search(r'data-for="([^"]+)"', match.group(0)).group(1)
-        (folder / f"{div_id}.json").write_text(match.group(1))
-        url = context["pathto"](f"{FIGURE_DATA}/{pagename}/{div_id}.json", 1)
-        return (f'<script type="application/json" class="course-plot-spec" data-for="{div_id}" '
-                f'data-src="{url}"></script>')
-
-    return SPEC_PATTERN.sub(move, body)
 
 
 def _is_mathjax(asset) -> bool:
@@ -289,8 +254,7 @@ def _lazy_images(page: Path, text: str) -> str:
 def _finish_pages(outdir: Path, icons: dict | None) -> None:
     """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
     output images; code listings without the spans that change nothing (``code_spans.py``);
-    a head that does not hold up the first paint (``first_paint.py``). Pages written in this
-    build: their figures' phone heights."""
+    a head that does not hold up the first paint (``first_paint.py``)."""
     pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
     pygments_css = outdir / "_static" / "pygments.css"
     neutral = code_spans.neutral_classes(pygments_css.read_text()) if pygments_css.exists() else set()
@@ -300,17 +264,11 @@ def _finish_pages(outdir: Path, icons: dict | None) -> None:
     for page, text in pages.items():
         text = math_svg.replace_formulas(text, math.get(page, math_svg.NO_MATH),
                                          page=str(page.relative_to(outdir)))
-        heights = PENDING_HEIGHTS.pop(page.relative_to(outdir).with_suffix("").as_posix(), None)
-        if heights is not None:
-            text = figure_heights.mark_phone_heights(text, heights.result())
         text = _lazy_images(page, text)
         text = code_spans.unwrap_neutral_spans(text, neutral)
         if icons is not None:
             text = theme_icons.inline_icons(text, icons)
         finished[page] = text
-    if PENDING_HEIGHTS:
-        raise figure_heights.FigureHeightError("pages written but not found in the output: "
-                                               + ", ".join(sorted(PENDING_HEIGHTS)))
     # The redirect at the site's root has no head.
     finished.update(first_paint.finish_heads(outdir, {page: text for page, text in finished.items()
                                                       if "</head>" in text}))
@@ -344,6 +302,28 @@ def on_build_finished(app, exception) -> None:
             shutil.copy2(source_path, target_path)
 
 
+def lesson_number(docname: str) -> int | None:
+    """The lesson a page is, from its file name (``book/lessons/04_sinusoidal_positions``: 4)."""
+    prefix = docname.rsplit("/", 1)[-1].split("_", 1)[0]
+    return int(prefix) if prefix.isdigit() else None
+
+
+def number_figures_per_lesson(app, env) -> list[str]:
+    """Figures (and tables, listings) numbered per lesson, as in the notebook twins: "Fig. 4.3".
+
+    Sphinx numbers them across the whole book (lesson 4 would start at Fig. 13). It has just
+    assigned its numbers (``env-get-updated``, TocTreeCollector); each page's are renumbered
+    from 1, behind the lesson's number.
+    """
+    for docname, kinds in env.toc_fignumbers.items():
+        lesson = lesson_number(docname)
+        for kind, numbers in kinds.items():
+            ordered = sorted(numbers, key=numbers.get)
+            kinds[kind] = {name: ((lesson, index) if lesson is not None else (index,))
+                           for index, name in enumerate(ordered, start=1)}
+    return []
+
+
 class NotebookClientWarnings(logging.Handler):
     """Pass the notebook client's own warnings (a lost output, an unhandled message) on as
     Sphinx warnings, so that the strict build fails on them. Left alone, the client logs to
@@ -366,7 +346,9 @@ def _watch_notebook_client() -> None:
 
 def setup(app):
     _watch_notebook_client()
+    app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
     app.connect("config-inited", on_config_inited)
+    app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
     app.connect("html-page-context", on_page_context)
     app.connect("html-page-context", on_page_context_late, priority=900)
     app.connect("build-finished", on_build_finished, priority=900)

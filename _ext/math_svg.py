@@ -158,9 +158,8 @@ def replace_formulas(text: str, math: PageMath, page: str = "page", eager_text: 
     def display(match: re.Match) -> str:
         opening, number, tex = match.group(3, 4, 5)
         # The theme lets the formula's box scroll sideways when it is wider than a phone's
-        # screen; a keyboard reaches it too.
+        # screen; static/course-tab-stops.js makes it a tab stop then, and only then.
         svg = drawn(svgs[(html.unescape(tex).strip(), True)], match.start())
-        svg = svg.replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
         opening = opening.replace('class="math notranslate nohighlight"',
                                   'class="math notranslate nohighlight course-math"', 1)
         return f"{opening}{number}{svg}</div>"

@@ -26,7 +26,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def run_once(notebook: Path, output_dir: Path, limit: float) -> tuple[str, float]:
     """One ``jupyter nbconvert --execute`` of ``notebook``: ("ok" | "hang" | "failed", seconds)."""
-    environment = {key: value for key, value in os.environ.items() if key != "COURSE_STATIC_SITE"}
+    environment = dict(os.environ)
     command = [str(Path(sys.executable).parent / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
                "--output-dir", str(output_dir), str(notebook)]
     started = time.monotonic()

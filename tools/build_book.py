@@ -3,9 +3,10 @@
 The execution cache re-runs a page only when that page's own cells change. A page's
 figures also depend on the course package, so this script keeps two kinds of hashes:
 
-* one of the configuration, the Sphinx extension, the pinned requirements and the
-  package's non-Python files: when it changes, the cache is cleared and every page is
-  re-read and re-executed;
+* one of the configuration, the pinned requirements, the package's non-Python files and the
+  two site modules that run with the pages (``WATCHED``): when it changes, the cache is
+  cleared and every page is re-read and re-executed (the rest of the site's extension only
+  renders: a change to it rewrites every page and re-executes none, ``RENDERING``);
 * one per page, of the package modules that page runs (``page_dependencies.py``): when a
   page's hash changes, its cache entry is dropped and the page is read and executed again.
 
@@ -40,10 +41,14 @@ import yaml
 from page_dependencies import page_hashes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-WATCHED = ["code", "_ext", "requirements.txt", "requirements-nodeps.txt", "_config.yml"]
-# What the browser gets and the build draws with, but no page runs: a change rewrites every
-# page (``--all``) and re-executes none.
-RENDERING = ["_ext/static", "tools/math-js/tex_to_svg.js", "tools/math-js/package-lock.json",
+# What the pages run: the package, the site's two modules that run beside the pages' code
+# (glue in their cells, the kernel polling fix in their workers), the pins, the configuration.
+WATCHED = ["code", "_ext/course_glue.py", "_ext/kernel_polling.py", "requirements.txt",
+           "requirements-nodeps.txt", "_config.yml"]
+# What the browser gets and the build renders and draws with (the rest of the site's
+# extension, its scripts and styles, the drawing tools), but no page runs: a change rewrites
+# every page (``--all``) and re-executes none.
+RENDERING = ["_ext", "tools/math-js/tex_to_svg.js", "tools/math-js/package-lock.json",
              "tools/css-js/purge_css.js", "tools/css-js/package-lock.json", "tools/figure_heights.js"]
 PACKAGE_ROOT = "code"  # its .py files are tracked page by page
 HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
@@ -99,15 +104,12 @@ def skip_unused_modules() -> None:
         sys.modules.setdefault(name, None)
 
 
-def tree_hash(root: Path, watched: list[str], per_page: Path | None = None,
-              leave_out: tuple[str, ...] = ()) -> str:
+def tree_hash(root: Path, watched: list[str], per_page: Path | None = None) -> str:
     """A hash of the content of every watched file (sorted, so it is stable).
 
     Python files under ``per_page`` are left out: their changes are tracked page by page.
-    So is anything under the folders ``leave_out`` (relative to ``root``).
     """
     digest = hashlib.sha256()
-    skipped = [root / name for name in leave_out]
     for name in watched:
         path = root / name
         if not path.exists():
@@ -115,8 +117,6 @@ def tree_hash(root: Path, watched: list[str], per_page: Path | None = None,
         files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
         for file in files:
             if file.suffix not in HASHED_SUFFIXES or "__pycache__" in file.parts or ".egg-info" in str(file):
-                continue
-            if any(file.is_relative_to(folder) for folder in skipped):
                 continue
             if per_page is not None and file.suffix == ".py" and file.is_relative_to(per_page):
                 continue
@@ -190,7 +190,6 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     """
     import logging
 
-    os.environ["COURSE_STATIC_SITE"] = "1"  # as the Sphinx extension sets for the build
     os.environ.setdefault("PYTHONHASHSEED", "0")
     sys.path.insert(0, str(Path(root) / "_ext"))
     import kernel_polling
@@ -344,8 +343,7 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     if built and previous is not None and previous.get("inputs") == inputs:
         print("build_book: nothing changed since the last build; _build/html is up to date")
         return 0
-    current = {"global": tree_hash(root, watched, per_page=code_root, leave_out=("_ext/static",))
-               + " " + paths_text,
+    current = {"global": tree_hash(root, watched, per_page=code_root) + " " + paths_text,
                "rendering": tree_hash(root, RENDERING), "inputs": inputs}
     everything_stale = previous is None or previous.get("global") != current["global"]
 

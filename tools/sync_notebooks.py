@@ -14,7 +14,8 @@ For every MyST notebook page under book/:
 Cell tags (in the page):
 * ``remove-cell``: not on the website; also not in the notebook, unless tagged ``notebook-only``;
 * ``notebook-only`` (with ``remove-cell``): in the notebook only (the set-up cell);
-* ``site-only``: on the website only;
+* ``site-only``: on the website only (a code or Markdown cell);
+* ``skip-execution``: not run when the site is built (a live explorer, which needs a kernel);
 * ``hide-cell`` (or ``hide-input``) below the "Exercises" heading: a solution; in the notebook a collapsed
   ``<details>`` block, so Run All does not answer the exercise. Elsewhere ``hide-input``
   collapses the cell's source in Jupyter.
@@ -48,7 +49,7 @@ SETUP_CELL = re.compile(
     r"```\{code-cell\} ipython3\n:tags: \[remove-cell(?:, notebook-only)?\]\n\n# Set-up:.*?\n```", re.DOTALL
 )
 SITE_TAGS = {"remove-cell", "remove-input", "remove-output", "hide-input", "hide-output", "hide-cell",
-             "notebook-only", "site-only"}
+             "notebook-only", "site-only", "skip-execution"}
 EXERCISES_HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*$", re.MULTILINE)
 SOLUTION_TEMPLATE = """<details>
 <summary><b>Solution</b> (open it after trying the exercise)</summary>
@@ -259,13 +260,13 @@ def notebook_cells(markdown: str, page: Path, lookup, pages: list[Path]) -> list
     figures = 0
     for cell in jupytext.reads(markdown, fmt="md:myst").cells:
         tags = set(cell.metadata.get("tags", []))
+        if not twin_cells.in_twin(cell):
+            continue
         if cell.cell_type == "markdown":
             headings = EXERCISES_HEADING.findall(cell.source)
             if headings:
                 in_exercises = headings[-1] == "Exercises"
             cell.source = to_jupyter(cell.source, page, lookup, references)
-        elif not twin_cells.in_twin(cell):
-            continue
         elif tags & {"hide-input", "hide-cell"} and in_exercises:
             cell = solution_cell(cell)
         else:

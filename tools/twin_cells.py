@@ -22,7 +22,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-GLUE_IMPORT = re.compile(r"^from embedding_course\.web import glue[ \t]*$")
+GLUE_IMPORT = re.compile(r"^from course_glue import glue[ \t]*$")
 LABELLED_HEADING = re.compile(r"^\((?P<label>[\w.:-]+)\)=[ \t]*\n+#+[ \t]+(?P<title>.+?)[ \t]*$",
                               re.MULTILINE)
 

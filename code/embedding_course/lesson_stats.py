@@ -17,15 +17,20 @@ FENCED_BLOCK = re.compile(r"^(`{3,}|:{3,})[^\n]*\n.*?^\1\s*$", re.DOTALL | re.MU
 OPTION_LINE = re.compile(r"^:[\w-]+:.*$", re.MULTILINE)
 ROLE = re.compile(r"\{[\w:-]+\}`([^`]*)`")
 WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
+# A Markdown cell tagged site-only (``+++ {"tags": ["site-only"]}``): a note about the website
+# itself, not the lesson's prose (and not in its notebook); it ends at the next cell.
+SITE_ONLY_CELL = re.compile(r'^\+\+\+[ \t]*\{[^\n]*"site-only"[^\n]*\}[ \t]*\n.*?(?=^\+\+\+|^```|\Z)',
+                            re.DOTALL | re.MULTILINE)
 
 
 def prose(markdown: str) -> str:
-    """A MyST page's text as a reader reads it: no front matter, code cells or code listings.
+    """A MyST page's text as a reader reads it: no front matter, code cells, code listings or
+    site-only Markdown cells.
 
     Admonitions (``:::`` blocks) keep their text; a role keeps its target or glued value's name
     as one word.
     """
-    text = FRONT_MATTER.sub("", markdown)
+    text = SITE_ONLY_CELL.sub("", FRONT_MATTER.sub("", markdown))
     # Admonition fences (:::{note} Title) become their title; the text inside stays.
     text = re.sub(r"^:{3,}(?:\{[\w-]+\})?[ \t]*(.*)$", r"\1", text, flags=re.MULTILINE)
     text = FENCED_BLOCK.sub("", text)

@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 from matplotlib.figure import Figure
 
-from embedding_course import checks, web  # noqa: F401 - web: on the static site, Plotly uses its renderer
+from embedding_course import checks
 
 # Colour maps: a diverging one centred on zero for signed values (encodings, weights),
 # a sequential one for values that only grow (norms, counts, memory).

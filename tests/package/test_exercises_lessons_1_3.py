@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from embedding_course import ids, web
+from embedding_course import ids
 from embedding_course.exercises import lookup as lookup_exercises
 from embedding_course.exercises import one_hot as one_hot_exercises
 from embedding_course.exercises import tokens as token_exercises
@@ -182,7 +182,6 @@ def test_live_explorers_build_widgets(monkeypatch):
     from embedding_course.live import one_hot as live_one_hot
     from embedding_course.live import tokens as live_tokens
 
-    monkeypatch.delenv(web.STATIC_SITE_ENV_VAR, raising=False)
     monkeypatch.setattr("IPython.display.display", lambda *args, **kwargs: None)
     for make in (live_tokens.token_id_explorer, live_tokens.id_neighbour_explorer,
                  live_one_hot.one_hot_explorer, live_one_hot.memory_explorer, live_lookup.lookup_explorer,

@@ -39,6 +39,13 @@ def test_counts_headings_prose_roles_and_admonitions_only():
     assert "nobody" not in lesson_stats.prose(PAGE) and "listing" not in lesson_stats.prose(PAGE)
 
 
+def test_a_site_only_markdown_cell_is_no_prose_of_the_lesson():
+    note = '\n+++ {"tags": ["site-only"]}\n\n*A note about the website itself.*\n\n+++\n\nMore prose here.\n'
+    assert lesson_stats.prose_words(PAGE + note) == 15 + 3
+    before_code = '\n+++ {"tags": ["site-only"]}\n\nA note.\n\n```{code-cell} ipython3\nx = 1\n```\n'
+    assert lesson_stats.prose_words(PAGE + before_code) == 15
+
+
 def test_reading_minutes_is_words_over_speed():
     assert lesson_stats.reading_minutes(1000, 200) == 5
     assert lesson_stats.reading_minutes(0) == 0

@@ -16,7 +16,7 @@ from IPython.display import Markdown, display
 from IPython.utils.capture import capture_output
 from matplotlib.figure import Figure
 
-from embedding_course import live, web
+from embedding_course import live
 from embedding_course.live import glove as live_glove
 from embedding_course.live import lookup as live_lookup
 from embedding_course.live import one_hot as live_one_hot
@@ -50,7 +50,6 @@ EXPLORERS = {
 @pytest.fixture
 def shell(monkeypatch):
     """An IPython shell in which an explorer's callback error fails the test."""
-    monkeypatch.delenv(web.STATIC_SITE_ENV_VAR, raising=False)
     shell = InteractiveShell.instance()
     png = shell.display_formatter.formatters["image/png"]
     png.for_type(Figure, lambda figure: print_figure(figure, "png", dpi=20))
@@ -161,15 +160,3 @@ def test_show_writes_the_first_drawing_into_the_explorer_as_data(shell):
     outputs = built[0].out.outputs
     assert [output["output_type"] for output in outputs] == ["stream", "display_data"]
     assert outputs[0]["text"] == "position 3\n" and outputs[1]["data"]["text/markdown"] == "**drawn**"
-
-
-def test_show_on_the_static_site_builds_nothing_and_notes_once_per_page(monkeypatch):
-    monkeypatch.setenv(web.STATIC_SITE_ENV_VAR, "1")
-    monkeypatch.setattr(live, "_pages_noted", [])
-    shown_objects = []
-    monkeypatch.setattr("IPython.display.display", lambda obj: shown_objects.append(obj))
-    built = []
-    for _ in range(3):
-        assert live.show(lambda: built.append(1)) is None
-    assert built == []  # the widget is not even built
-    assert len(shown_objects) == 1 and "Binder or Colab" in shown_objects[0].data

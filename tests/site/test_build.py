@@ -185,6 +185,8 @@ def life(tmp_path_factory):
         "other": lambda: (root / "code" / "other.py").write_text("VALUE = 'b'\n"),
         "style": lambda: append(root / "_ext" / "static" / "course.css",
                                 "\n.a-rule-added-for-this-test { color: teal }\n"),
+        # the site's extension renders; it runs no page
+        "site code": lambda: append(root / "_ext" / "first_paint.py", "\n# an edit to the site's code\n"),
         "configuration": lambda: append(root / "_config.yml", "# changed\n"),
         "cold again": lambda: shutil.rmtree(root / "_build"),
     }
@@ -235,7 +237,14 @@ def test_a_package_change_re_executes_only_the_pages_that_run_it(life):
     assert "other b run" in html["other"] and "probe value first two" in html["page"]
     output, html, _ = life["configuration"]  # a configuration change re-executes everything
     assert "re-executing every page" in output
-    assert _stamp(html["other"]) != _stamp(life["style"][1]["other"])
+    assert _stamp(html["other"]) != _stamp(life["site code"][1]["other"])
+
+
+def test_an_edit_to_the_site_s_extension_rewrites_the_pages_without_running_them(life):
+    """The site's Python only renders (``RENDERING`` in build_book.py): no page runs again."""
+    output, html, _ = life["site code"]
+    assert "rewriting every page" in output and "re-executing" not in output
+    assert _stamp(html["other"]) == _stamp(life["style"][1]["other"]), "the page was executed again"
 
 
 def test_a_style_change_rewrites_the_pages_without_running_them(life):

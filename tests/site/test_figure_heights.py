@@ -27,7 +27,7 @@ ONE_PANEL = {"data": [{"type": "scatter", "y": [1, 2]}], "layout": {"height": 30
 
 
 def test_side_by_side_panels_are_stacked_and_a_narrower_phone_never_gets_a_shorter_figure():
-    heights = figure_heights.phone_heights({"a": json.dumps(SIDE_BY_SIDE), "b": json.dumps(ONE_PANEL)})
+    heights = figure_heights.phone_heights({"a": SIDE_BY_SIDE, "b": ONE_PANEL})
     assert len(heights["a"]) == len(heights["b"]) == len(figure_heights.WIDTHS)
     assert min(heights["a"]) > 1.5 * SIDE_BY_SIDE["layout"]["height"]  # two panels, one under the other
     assert heights["a"] == sorted(heights["a"], reverse=True)  # the title wraps onto fewer lines
@@ -36,20 +36,15 @@ def test_side_by_side_panels_are_stacked_and_a_narrower_phone_never_gets_a_short
 
 
 def test_the_div_lists_only_the_widths_where_the_height_changes():
-    body = '<div class="course-plot" id="a" style="height:400px;"></div><div class="course-plot" id="b">'
-    heights = {"a": [900] * 40 + [880] * (len(figure_heights.WIDTHS) - 40),
-               "b": [300] * len(figure_heights.WIDTHS)}
-    marked = figure_heights.mark_phone_heights(body, heights)
     first = figure_heights.WIDTHS[0]
-    assert f'id="a" data-narrow-heights="{first}:900 {first + 40}:880" style=' in marked
-    assert f'id="b" data-narrow-heights="{first}:300">' in marked
-    with pytest.raises(figure_heights.FigureHeightError, match="no phone heights for figure b"):
-        figure_heights.mark_phone_heights(body, {"a": heights["a"]})
+    changing = [900] * 40 + [880] * (len(figure_heights.WIDTHS) - 40)
+    assert figure_heights.height_steps(changing) == f"{first}:900 {first + 40}:880"
+    assert figure_heights.height_steps([300] * len(figure_heights.WIDTHS)) == f"{first}:300"
 
 
 def test_a_figure_the_layout_rules_cannot_read_fails_the_build():
     with pytest.raises(figure_heights.FigureHeightError, match="TypeError"):
-        figure_heights.phone_heights({"broken": json.dumps({"layout": {}})})
+        figure_heights.phone_heights({"broken": {"layout": {}}})
 
 
 def test_fitting_a_figure_to_a_phone_copies_what_it_changes_and_leaves_the_figure_as_it_was():

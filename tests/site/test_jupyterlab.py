@@ -70,10 +70,10 @@ def jupyterlab(command: list[str], cwd: Path, home: Path, token: str,
         path = home / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
-    environment = {key: value for key, value in os.environ.items() if key != "COURSE_STATIC_SITE"}
-    environment |= {"JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-                    "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
-                    "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
+    environment = {**os.environ,
+                   "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+                   "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+                   "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
     log = home / "server.log"
     with log.open("w") as log_file:
         server = subprocess.Popen(

@@ -13,8 +13,7 @@ EXPLORER = ("import ipywidgets as w\nfrom embedding_course import live\n"
             "live.show(lambda: w.interactive(lambda x: print('value', x), x=w.IntSlider(value=3)))")
 
 
-def test_the_first_drawing_is_inside_the_explorer(monkeypatch):
-    monkeypatch.delenv("COURSE_STATIC_SITE", raising=False)
+def test_the_first_drawing_is_inside_the_explorer():
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER)])
     NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     assert [output["output_type"] for output in notebook.cells[0].outputs] == ["display_data"]

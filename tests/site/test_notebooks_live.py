@@ -1,7 +1,7 @@
 """Run every lesson notebook top to bottom in a live kernel, as Binder, Colab or Jupyter would.
 
-Here the static-site switch is off, so the live ipywidgets explorers are really built and
-displayed, and the Plotly figures use Plotly's own notebook renderer. Each notebook runs in
+The live ipywidgets explorers are really built and displayed (the site skips those cells; a
+twin runs them), and the Plotly figures use Plotly's own notebook renderer. Each notebook runs in
 its own process (tools/run_notebook.py) with a time limit per cell and per notebook, so a
 kernel that stops answering fails the test, naming the cell, instead of stalling the run.
 
@@ -92,7 +92,7 @@ def test_runner_runs_each_solution_alone_after_the_cells_above_it(tmp_path):
 def learners_run(request, tmp_path_factory):
     """One run of a twin in a learner's kernel: the executed notebook and its solutions' report."""
     notebook_path = request.param
-    environment = {key: value for key, value in os.environ.items() if key != "COURSE_STATIC_SITE"}
+    environment = dict(os.environ)
     folder = tmp_path_factory.mktemp(notebook_path.stem)
     executed_path, report = folder / notebook_path.name, folder / "solutions.json"
     try:

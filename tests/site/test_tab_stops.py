@@ -3,6 +3,7 @@ measures every box at load (``_ext/tab_stops.py``, ``_ext/static/course-tab-stop
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -55,3 +56,12 @@ def test_only_boxes_that_scroll_are_tab_stops(browser, site_url, width):
         assert not result.console_errors, result.console_errors
     finally:
         page.context.close()
+
+
+def test_a_formula_is_no_tab_stop_until_it_is_measured(built_site):
+    """A keyboard reader does not tab through every formula: the page gives none a tab stop of
+    its own; course-tab-stops.js makes one that scrolls sideways a stop (the test above)."""
+    pages = "".join(page.read_text() for page in (built_site / "book").rglob("*.html"))
+    displayed = [tag for tag in re.findall(r"<mjx-container [^>]*>", pages) if 'display="true"' in tag]
+    assert len(displayed) > 10
+    assert [tag for tag in displayed if "tabindex" in tag] == []

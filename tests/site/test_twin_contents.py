@@ -101,10 +101,10 @@ def test_exercise_cells_start_with_the_question_and_an_empty_answer(twin):
 
 
 def test_without_glue_keeps_the_computation():
-    source = ("from embedding_course.web import glue\nimport numpy as np\n\nx = np.arange(3)\n"
+    source = ("from course_glue import glue\nimport numpy as np\n\nx = np.arange(3)\n"
               "glue('x', x.sum())\n\nfor name in ['a']:\n    glue(f'{name}', 1)\n"
               "print(x)\nglue(\n    'y',\n    2,\n)")
     assert twin_cells.without_glue(source) == "import numpy as np\n\nx = np.arange(3)\n\nprint(x)"
-    kept = "from embedding_course.web import glue\nglue('a', 1)\nkeep = glue\n"
-    assert twin_cells.without_glue(kept).startswith("from embedding_course.web import glue")
+    kept = "from course_glue import glue\nglue('a', 1)\nkeep = glue\n"
+    assert twin_cells.without_glue(kept).startswith("from course_glue import glue")
     assert twin_cells.without_glue("%time x = 1\nglue('x', 1)") == "%time x = 1\nglue('x', 1)"  # not Python

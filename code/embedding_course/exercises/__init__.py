@@ -2,8 +2,10 @@
 
 Each exercise is a declaration (:class:`~embedding_course.exercises.engine.Exercise`): the
 expected value, its tolerance and a table of known mistakes with their hints, computed by the
-package. One engine judges every answer (:func:`check`), in a notebook; the website's
-self-check judges the same declarations in the browser (:mod:`.self_check`).
+package. One engine judges every answer (:func:`check`), in a notebook. An unanswered
+exercise's verdict also carries its declaration as JSON (``EXERCISE_MIME``, from
+:func:`~embedding_course.exercises.engine.to_json`): a front end that knows that type (the
+course website) can judge answers with the same rules without a kernel; Jupyter shows the hint.
 
 A checker returns a :class:`Feedback`, which prints as a short verdict in a notebook and can
 be tested with ``bool(feedback)``.
@@ -15,15 +17,18 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from embedding_course.exercises.engine import Exercise, judge
+from embedding_course.exercises.engine import Exercise, judge, to_json
+
+EXERCISE_MIME = "application/vnd.embedding-course.exercise+json"
+"""The MIME type of an unanswered exercise's declaration (the JSON of ``engine.to_json``)."""
 
 
 @dataclass
 class Feedback:
     """The verdict of a checker: ``correct`` plus messages that explain it.
 
-    ``exercise`` is set for an answer left as ``None``: on the website the verdict then shows
-    the exercise's self-check box instead (see :mod:`.self_check`).
+    ``exercise`` is set for an answer left as ``None``: the verdict's output then also carries
+    the declaration as ``EXERCISE_MIME`` (the website shows an answer box for it).
     """
 
     correct: bool
@@ -41,13 +46,11 @@ class Feedback:
         head = f"**{'Correct!' if self.correct else 'Not yet.'}**"
         return "\n".join([head, "", *(f"- {message}" for message in self.messages)])
 
-    def _repr_html_(self) -> str | None:
-        from embedding_course.exercises.self_check import self_check_html
-        from embedding_course.web import on_static_site
-
-        if self.exercise is None or not on_static_site():
-            return None  # Jupyter falls back to the Markdown
-        return self_check_html(self.exercise)
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        """The declaration of an unanswered exercise; IPython adds the Markdown and the text."""
+        if self.exercise is None:
+            return {}
+        return {EXERCISE_MIME: to_json(self.exercise)}
 
     def __repr__(self) -> str:
         return str(self)

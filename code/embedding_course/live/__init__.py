@@ -1,9 +1,9 @@
 """Live explorers: ipywidgets versions of the site's sliders, for a running kernel.
 
 In Jupyter, Binder or Colab, :func:`show` displays the widget, which calls the same package
-functions as the precomputed figures on the site. On the static website there is no kernel
-behind a widget, so there :func:`show` builds nothing and, the first time on a page, prints
-one line saying where the explorers run live.
+functions as the precomputed figures on the site. The website, which has no kernel behind a
+widget, does not run the explorer cells (they are tagged ``skip-execution``) and says once per
+page where they run live.
 
 The first drawing of an explorer is written into its output area as data, not printed
 through it. An ``interactive`` prints into an ``Output`` widget; a notebook runner such as
@@ -22,33 +22,20 @@ import sys
 from collections.abc import Callable
 from contextlib import contextmanager
 
-from embedding_course.web import on_static_site
-
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-STATIC_NOTE = (
-    "*The widget explorers of this page run in a live notebook: open it in Binder or Colab "
-    "with the rocket icon at the top.*"
-)
-_pages_noted: list[bool] = []  # one entry once the note is shown (one kernel per page)
 
 
 def show(make_widget: Callable[[], object]) -> None:
-    """Display the widget built by ``make_widget`` in a live kernel; one note per static page.
+    """Display the widget built by ``make_widget``.
 
     Returns nothing, so that a cell ending on ``show(...)`` shows the widget once (a returned
     widget would be displayed a second time as the cell's result).
 
     Args:
-        make_widget: builds the widget; called only in a live kernel.
+        make_widget: builds the widget.
     """
-    from IPython.display import Markdown, display, publish_display_data
+    from IPython.display import display, publish_display_data
 
-    if on_static_site():
-        if not _pages_noted:
-            display(Markdown(STATIC_NOTE))
-            _pages_noted.append(True)
-        return
     with _recorded() as drawn:  # ipywidgets 8 draws when built, 7 when displayed
         widget = make_widget()
         display(widget)

@@ -1,0 +1,199 @@
+"""The site's renderers for the package's outputs: Plotly figures and exercises.
+
+The course package emits standard outputs and knows nothing of the website: a Plotly figure is
+Plotly's own ``application/vnd.plotly.v1+json`` (what Plotly writes in any Jupyter kernel), an
+unanswered exercise is its declaration as ``application/vnd.embedding-course.exercise+json``
+(beside a Markdown hint, which Jupyter, Colab and JupyterLab show). MyST-NB renders outputs
+through MIME render plugins (``myst_nb.mime_renderers`` entry points, declared in
+``_ext/pyproject.toml``); :class:`CourseOutputs` is this site's:
+
+* a figure becomes a :class:`plotly_figure` node. When a page is written
+  (``doctree-resolved``, :func:`place_figures`) its figures are numbered, their data written to
+  ``_static/figures/PAGE/ID.json`` (fetched when a figure is drawn) and their phone heights
+  worked out (``figure_heights.py``); the node is then written as a placeholder of the figure's
+  final size with a light preview, which ``static/course-figures.js`` draws into;
+* an exercise becomes its answer box (:func:`self_check_html`), judged in the browser by
+  ``static/self_check.js`` with the same rules as the package's checker.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import ClassVar
+
+from docutils import nodes
+from plotly.io.json import to_json_plotly
+from sphinx.util.osutil import relative_uri
+
+PLOTLY_MIME = "application/vnd.plotly.v1+json"
+EXERCISE_MIME = "application/vnd.embedding-course.exercise+json"
+FIGURE_DATA = "_static/figures"
+FORM_CLASS = "course-self-check"
+
+
+class plotly_figure(nodes.General, nodes.Element):  # docutils names its node classes in lower case
+    """A Plotly figure: ``spec`` (its JSON data), and once placed ``div_id``, ``src``, ``heights``."""
+
+
+class CourseOutputs:
+    """MyST-NB's MIME render plugin for the course's figures and exercises (HTML only)."""
+
+    # Before text/html (30); other builders' lists leave these types out.
+    mime_priority_overrides: ClassVar = [("html", PLOTLY_MIME, 5), ("html", EXERCISE_MIME, 6)]
+
+    @staticmethod
+    def handle_mime(renderer, data, inline: bool):
+        if data.mime_type == PLOTLY_MIME and not inline:
+            # The site draws figures with its own options (course-figures.js): Plotly's kernel
+            # renderer adds its default config to the data.
+            spec = {key: value for key, value in data.content.items() if key != "config"}
+            return [plotly_figure(spec=spec)]
+        if data.mime_type == EXERCISE_MIME and not inline:
+            return [nodes.raw(text=self_check_html(data.content), format="html",
+                              classes=["output", "text_html"], course_exercise=True)]
+        return None
+
+
+# --- figures ------------------------------------------------------------------------------
+
+
+def page_figures(doctree) -> list[plotly_figure]:
+    return list(doctree.findall(plotly_figure)) if doctree is not None else []
+
+
+def place_figures(app, doctree, docname: str) -> None:
+    """Number a page's figures, write their data files, and work out their phone heights."""
+    import figure_heights
+
+    figures = page_figures(doctree)
+    if not figures or app.builder.format != "html":
+        return
+    folder = app.outdir / FIGURE_DATA / docname
+    folder.mkdir(parents=True, exist_ok=True)
+    page_uri = app.builder.get_target_uri(docname)
+    for number, figure in enumerate(figures, start=1):
+        figure["div_id"] = div_id = f"course-plot-{number}"
+        (folder / f"{div_id}.json").write_text(to_json_plotly(figure["spec"]))  # Plotly's own JSON
+        figure["src"] = relative_uri(page_uri, f"{FIGURE_DATA}/{docname}/{div_id}.json")
+    heights = figure_heights.phone_heights({figure["div_id"]: figure["spec"] for figure in figures})
+    for figure in figures:
+        figure["heights"] = figure_heights.height_steps(heights[figure["div_id"]])
+
+
+def _title_text(layout: dict) -> str:
+    """The figure's title as plain text (Plotly titles may hold <b>, <br> and the like)."""
+    title = layout.get("title", "")
+    text = title.get("text", "") if isinstance(title, dict) else str(title or "")
+    return html.escape(re.sub(r"<[^>]+>", " ", text).strip())
+
+
+def visit_plotly_figure(translator, node: plotly_figure) -> None:
+    layout = node["spec"].get("layout", {})
+    div_id = node["div_id"]
+    translator.body.append(
+        f'<div class="output text_html"><div class="course-plot" id="{div_id}" '
+        f'data-narrow-heights="{node["heights"]}" style="width:100%;height:{layout.get("height", 450)}px;">'
+        f'<div class="course-plot-preview"><p class="course-plot-preview-title">{_title_text(layout)}</p>'
+        f'<p>Interactive figure: it is drawn when it comes into view.</p></div></div>\n'
+        f'<script type="application/json" class="course-plot-spec" data-for="{div_id}" '
+        f'data-src="{node["src"]}"></script></div>\n')
+    raise nodes.SkipNode
+
+
+# --- exercises -------------------------------------------------------------------------------
+
+
+def page_has_exercises(doctree) -> bool:
+    return doctree is not None and any(
+        node.get("course_exercise") for node in doctree.findall(nodes.raw))
+
+
+def _tolerance_text(kind: dict) -> str:
+    if kind.get("whole") or kind["tolerance"] == 0:
+        return "exactly"
+    if kind["relative"]:
+        return f"to within {kind['tolerance'] * 100:g}%"
+    return f"to within ±{kind['tolerance']:g}"
+
+
+def _shape(values) -> tuple[int, ...]:
+    shape = []
+    while isinstance(values, list):
+        shape.append(len(values))
+        values = values[0] if values else None
+    return tuple(shape)
+
+
+def answer_format(kind: dict) -> str:
+    """How to type an answer of this kind (an exercise's JSON ``answer``), and how closely it is checked.
+
+    Returns:
+        One sentence, e.g. "One number, e.g. 0.25; checked to within ±0.001."
+    """
+    if kind["kind"] == "number":
+        what = "One whole number" if kind["whole"] else "One number, e.g. 0.25 or 1e-3"
+        return f"{what}; checked {_tolerance_text(kind)}."
+    if kind["kind"] == "values":
+        shape = _shape(kind["expected"])
+        entries = ("1 or 0 (or true/false)" if kind["booleans"]
+                   else "whole numbers" if kind["whole"] else "numbers")
+        if kind["booleans"] and shape == (1,):
+            return f"true or false (or 1 or 0); checked {_tolerance_text(kind)}."
+        if len(shape) == 1:
+            layout = f"{shape[0]} {entries}, separated by commas"
+        else:
+            layout = (f"{shape[0]} rows of {shape[1]} {entries}: commas between numbers, "
+                      "a semicolon between rows")
+        return f"{layout}; checked {_tolerance_text(kind)}."
+    if kind["kind"] == "words":
+        order = "best first" if kind["ordered"] else "in any order"
+        return f"{len(kind['expected'])} words separated by commas, {order}."
+    if kind["kind"] == "mapping":
+        return (f"{kind['key']}: value pairs separated by commas, e.g. 5: 1.0, 6: 2.5; "
+                f"checked {_tolerance_text(kind)}.")
+    raise ValueError(f"no answer box for a {kind['kind']}")
+
+
+def self_check_html(exercise: dict) -> str:
+    """The answer box of one exercise: labelled inputs, a Check button, a live feedback region.
+
+    Args:
+        exercise: the declaration as JSON (``EXERCISE_MIME``); it goes into the page for
+            ``self_check.js``.
+    """
+    base = f"self-check-{exercise['name']}"
+    kind = exercise["answer"]
+    fields = kind["kind"] == "fields"
+    parts = kind["parts"] if fields else [(exercise["label"], kind)]
+    rows = []
+    for index, (name, part) in enumerate(parts):
+        field_id, format_id = f"{base}-{index}", f"{base}-{index}-format"
+        rows.append(
+            f'<div class="course-self-check-field">'
+            f'<label for="{field_id}">{html.escape(name)}</label>'
+            f'<input id="{field_id}" name="part-{index}" type="text" autocomplete="off" spellcheck="false" '
+            f'aria-describedby="{format_id}">'
+            f'<span class="course-self-check-format" id="{format_id}">'
+            f"{html.escape(answer_format(part))}</span>"
+            f"</div>")
+    data = json.dumps(exercise, allow_nan=False).replace("</", "<\\/")
+    legend = "Check your answer" + (f": {exercise['label']}" if fields else "")
+    return (
+        f'<form class="{FORM_CLASS}" id="{base}" data-exercise="{exercise["name"]}" novalidate>'
+        f"<fieldset><legend>{html.escape(legend)}</legend>"
+        + "".join(rows)
+        + '<button type="submit" class="course-self-check-button">Check</button>'
+        f'<div class="course-self-check-feedback" id="{base}-feedback" role="status" '
+        'aria-live="polite"></div>'
+        f"</fieldset>"
+        f'<script type="application/json" class="course-self-check-data">{data}</script>'
+        f"</form>"
+    )
+
+
+def setup(app):
+    app.add_node(plotly_figure, html=(visit_plotly_figure, None))
+    app.connect("doctree-resolved", place_figures)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}
