@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import json
-import re
+from html.parser import HTMLParser
 from typing import ClassVar
 
 from docutils import nodes
@@ -82,11 +82,24 @@ def place_figures(app, doctree, docname: str) -> None:
         figure["heights"] = figure_heights.height_steps(heights[figure["div_id"]])
 
 
+class _TextOnly(HTMLParser):
+    """Collects the text of a snippet of HTML, one piece per run of text between tags."""
+
+    def __init__(self):
+        super().__init__()  # character references are turned into characters
+        self.pieces: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.pieces.append(data)
+
+
 def _title_text(layout: dict) -> str:
-    """The figure's title as plain text (Plotly titles may hold <b>, <br> and the like)."""
+    """The figure's title as plain text, escaped (Plotly titles may hold <b>, <br> and the like)."""
     title = layout.get("title", "")
-    text = title.get("text", "") if isinstance(title, dict) else str(title or "")
-    return html.escape(re.sub(r"<[^>]+>", " ", text).strip())
+    parser = _TextOnly()
+    parser.feed(title.get("text", "") if isinstance(title, dict) else str(title or ""))
+    parser.close()
+    return html.escape(" ".join(piece.strip() for piece in parser.pieces if piece.strip()))
 
 
 def visit_plotly_figure(translator, node: plotly_figure) -> None:

@@ -58,7 +58,11 @@ def test_a_plotly_figure_goes_out_as_plotly_s_own_mime_type_and_becomes_a_figure
 
 
 def test_a_figure_preview_names_the_figure_in_plain_text():
-    assert course_outputs._title_text({"title": {"text": "<b>Probe</b> title"}}) == "Probe  title"
+    assert course_outputs._title_text({"title": {"text": "<b>Probe</b> title"}}) == "Probe title"
+    assert course_outputs._title_text({"title": "Sines<br>and cosines"}) == "Sines and cosines"
+    # an entity is read once and escaped once (not "&amp;amp;")
+    assert course_outputs._title_text({"title": {"text": "<i>q</i> &amp; k"}}) == "q &amp; k"
+    assert course_outputs._title_text({}) == ""
 
 
 def test_an_unanswered_exercise_carries_its_declaration_beside_the_hint():
