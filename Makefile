@@ -64,7 +64,7 @@ $(MATH_JS): tools/math-js/package.json tools/math-js/package-lock.json
 	npm ci --prefix tools/math-js --no-audit --no-fund --loglevel=error
 	touch $@
 
-# PurgeCSS for the build only: tools/css-js/purge_css.js drops theme CSS no page can use.
+# PostCSS and PurgeCSS for the build only: tools/css-js/bundle_css.js makes the one stylesheet.
 $(CSS_JS): tools/css-js/package.json tools/css-js/package-lock.json
 	npm ci --prefix tools/css-js --no-audit --no-fund --loglevel=error
 	touch $@

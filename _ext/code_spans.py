@@ -1,64 +1,46 @@
-"""Code listings with fewer elements: highlighting spans that change nothing are unwrapped.
+"""Code listings with fewer elements: tokens drawn in the listing's own colour get no span.
 
 Pygments wraps every token of a listing in a ``<span>``, names and punctuation included. In
-the site's code colours (accessible-pygments' a11y light and dark), names, punctuation and
-white space are drawn in the listing's own colour, so those spans change nothing on the
-screen. They are a fifth of lesson 4's elements, and a phone styles and lays out each of
-them while the page loads. After the build, inside each ``<div class="highlight"><pre>``,
-a span whose class only sets the listing's own colour, in every theme, becomes its text.
-The theme draws text straight in a ``<pre>`` in its own text colour, so the ``<pre>`` is
-marked (``LEAN_CLASS``) and ``course.css`` gives it the listing's colour, as the spans had.
+the site's code colours (the theme's light and dark Pygments styles, accessible-pygments' a11y
+high-contrast pair), names, punctuation and white space are drawn exactly like plain text, so
+those spans change nothing on the screen. They are a fifth of lesson 4's elements, and a
+phone styles and lays out each of them while the page loads. So the site highlights code with
+an HTML formatter that writes such tokens as text: a token type is plain when, in both styles,
+it looks like ``Token.Text`` (same colour, no bold, italic, underline, background or border).
+``course.css`` gives the text straight in a ``<pre>`` the listing's colour, as the spans had.
 """
 
 from __future__ import annotations
 
-import re
-
-# One rule of the theme's pygments.css, e.g.
-# html[data-theme="dark"] .highlight .n { color: #F8F8F2 } /* Name */
-RULE = re.compile(r'html\[data-theme="(\w+)"\] \.highlight(?: \.([\w-]+))? \{([^}]*)\}')
-LISTING = re.compile(r'<div class="highlight"><pre>(.*?)</pre></div>', re.S)
-LEAN_CLASS = "course-lean-code"
-EMPTY_FIRST_SPAN = "<span></span>"
+from pygments.formatters import HtmlFormatter
+from pygments.styles import get_style_by_name
+from pygments.token import STANDARD_TYPES, Token
 
 
-def _declarations(body: str) -> dict[str, str]:
-    pairs = (part.split(":", 1) for part in body.split(";") if ":" in part)
-    return {name.strip().lower(): value.strip().lower() for name, value in pairs}
+def plain_token_types(style_names: list[str]) -> frozenset:
+    """The token types drawn like plain text in every one of the Pygments styles named."""
+    styles = [get_style_by_name(name) for name in style_names]
+    return frozenset(token_type for token_type in STANDARD_TYPES if token_type is not Token.Text
+                     and all(style.style_for_token(token_type) == style.style_for_token(Token.Text)
+                             for style in styles))
 
 
-def neutral_classes(pygments_css: str) -> set[str]:
-    """The token classes whose rules set nothing but the listing's own colour, in every theme.
+class LeanHtmlFormatter(HtmlFormatter):
+    """Pygments' HTML formatter, with no span around a token of ``plain_types``."""
 
-    Args:
-        pygments_css: the site's ``_static/pygments.css`` (one block of rules per theme).
-    Returns:
-        Class names such as ``{"n", "p", "w"}``; empty when the stylesheet has no themes.
-    """
-    base: dict[str, str | None] = {}
-    rules: dict[str, dict[str, dict[str, str]]] = {}
-    for theme, token_class, body in RULE.findall(pygments_css):
-        declarations = _declarations(body)
-        if token_class:
-            rules.setdefault(token_class, {})[theme] = declarations
-        else:
-            base[theme] = declarations.get("color")
-    return {token_class for token_class, by_theme in rules.items()
-            if by_theme.keys() == base.keys()
-            and all(base[theme] is not None and declarations == {"color": base[theme]}
-                    for theme, declarations in by_theme.items())}
+    plain_types: frozenset = frozenset()
+
+    def _get_css_classes(self, ttype):
+        return "" if ttype in self.plain_types else super()._get_css_classes(ttype)
 
 
-def unwrap_neutral_spans(html: str, classes: set[str]) -> str:
-    """Replace, in every listing of a page, each span of one of ``classes`` by its text."""
-    if not classes:
-        return html
-    names = "|".join(map(re.escape, sorted(classes)))
-    span = re.compile(rf'<span class="(?:{names})">([^<]*)</span>')
-
-    def lean(match: re.Match) -> str:
-        code, unwrapped = span.subn(r"\1", match.group(1).removeprefix(EMPTY_FIRST_SPAN))
-        pre = f'<pre class="{LEAN_CLASS}">' if unwrapped else "<pre>"
-        return f'<div class="highlight">{pre}{code}</pre></div>'
-
-    return LISTING.sub(lean, html)
+def use_lean_listings(app) -> None:
+    """Highlight the site's code with ``LeanHtmlFormatter`` (``builder-inited``): plain in the
+    theme's light and dark styles (pydata-sphinx-theme's ``pygments_*_style`` options)."""
+    highlighter = getattr(app.builder, "highlighter", None)
+    if highlighter is None or app.builder.format != "html":
+        return
+    options = {**app.builder.theme.get_options(), **(app.config.html_theme_options or {})}
+    styles = [options["pygments_light_style"], options["pygments_dark_style"]]
+    highlighter.formatter = type("CourseHtmlFormatter", (LeanHtmlFormatter,),
+                                 {"plain_types": plain_token_types(styles)})

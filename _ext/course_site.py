@@ -7,15 +7,14 @@
 * Math is drawn at build time as inline SVG with its MathML (``math_svg.py``); no page
   loads MathJax.
 * Every page gets a meta description: its first paragraph.
-* The theme's icons are drawn as inline SVG at build time (``theme_icons.py``), instead of
-  by its 1.4 MB icon script; output images load lazily, with their size given.
+* Images load lazily, with their size given (``page_images.py``).
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * The package's figures and exercises are drawn by the site's MIME renderers
   (``course_outputs.py``).
-* Each page's head holds up its first paint as little as it can: one stylesheet, every
-  script deferred (``first_paint.py``); scrollable boxes are measured as they are laid out,
-  not all at load (``tab_stops.py``).
+* The pages are laid out by the course's theme (``course_theme/``, sphinx-book-theme's
+  layout with its own head): one stylesheet, every script deferred, icons from a font cut
+  down to the icons in use (``first_paint.py``).
 * The footer says which device and which PyTorch version built the pages, which licence covers
   what, and which version and commit of the course it is (``release_info.py``).
 * Page execution is watched: the notebook client's own warnings fail the strict build. (Its
@@ -28,7 +27,6 @@ import html
 import json
 import logging
 import os
-import re
 import shutil
 import time
 from pathlib import Path
@@ -37,10 +35,8 @@ import code_spans
 import course_outputs
 import first_paint
 import math_svg
+import page_images
 import release_info
-import sidebar_scroll
-import tab_stops
-import theme_icons
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
@@ -207,9 +203,9 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         app.add_js_file(FIGURE_LOADER, priority=200, loading_method="defer",
                         **{"data-plotly": f"vendor/{bundle}"})
     if course_outputs.page_has_exercises(doctree):
-        # The exercises' answer boxes (course_outputs.self_check_html).
+        # The exercises' answer boxes (course_outputs.self_check_html); their style is in
+        # the one stylesheet of every page (setup).
         app.add_js_file("self_check.js", loading_method="defer")
-        app.add_css_file("self_check.css")
 
 
 def _is_mathjax(asset) -> bool:
@@ -224,7 +220,6 @@ def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
                   and "MathJax" not in getattr(asset, "attributes", {}).get("body", "")]
     math_domain = app.env.get_domain("math")
     if math_domain.data["has_equations"].get(pagename, False):
-        app.add_css_file("course-math.css")
         app.add_js_file("course-math-lazy.js", loading_method="defer")
     description = page_description(doctree) if doctree is not None else ""
     if description:
@@ -232,46 +227,16 @@ def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
                                + f'\n<meta name="description" content="{html.escape(description)}" />')
 
 
-IMAGE_TAG = re.compile(r'<img ([^>]*?)src="((?:\.\./)*_images/[^"]+\.png)"([^>]*?)\s*/?>')
-
-
-def _lazy_images(page: Path, text: str) -> str:
-    """Output images load when they come near the screen, with their size known in advance."""
-    from PIL import Image
-
-    def lazy(match: re.Match) -> str:
-        before, src, after = match.groups()
-        if "loading=" in before + after:
-            return match.group(0)
-        with Image.open(page.parent / src) as image:
-            width, height = image.size
-        return (f'<img {before}src="{src}"{after} width="{width}" height="{height}" '
-                f'loading="lazy" decoding="async" />')
-
-    return IMAGE_TAG.sub(lazy, text)
-
-
-def _finish_pages(outdir: Path, icons: dict | None) -> None:
-    """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
-    output images; code listings without the spans that change nothing (``code_spans.py``);
-    a head that does not hold up the first paint (``first_paint.py``)."""
+def _finish_pages(outdir: Path) -> None:
+    """Every page: math as SVG."""
     pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
-    pygments_css = outdir / "_static" / "pygments.css"
-    neutral = code_spans.neutral_classes(pygments_css.read_text()) if pygments_css.exists() else set()
     # One node process draws the formulas of all pages.
     math = math_svg.render_pages({page: math_svg.page_formulas(text) for page, text in pages.items()})
     finished = {}
     for page, text in pages.items():
         text = math_svg.replace_formulas(text, math.get(page, math_svg.NO_MATH),
                                          page=str(page.relative_to(outdir)))
-        text = _lazy_images(page, text)
-        text = code_spans.unwrap_neutral_spans(text, neutral)
-        if icons is not None:
-            text = theme_icons.inline_icons(text, icons)
         finished[page] = text
-    # The redirect at the site's root has no head.
-    finished.update(first_paint.finish_heads(outdir, {page: text for page, text in finished.items()
-                                                      if "</head>" in text}))
     for page, text in finished.items():
         if text != pages[page]:
             page.write_text(text)
@@ -281,16 +246,9 @@ def on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     # Last of the build-finished handlers: the theme rewrites pygments.css in its own, and the
-    # page heads' one stylesheet is made from the final files.
-    static = Path(app.outdir) / "_static"
-    script = static / "scripts" / "fontawesome.js"
-    icons = theme_icons.load_icons(script) if script.exists() else None
-    if icons is not None:
-        theme_icons.draw_admonition_icons(static, icons)
-    theme_icons.subset_icon_fonts(static)
-    tab_stops.hand_over_tab_stops(static)
-    sidebar_scroll.scroll_sidebar_at_next_frame(static)
-    _finish_pages(Path(app.outdir), icons)
+    # one stylesheet is purged with the final pages.
+    _finish_pages(Path(app.outdir))
+    first_paint.on_build_finished(app, exception)
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
     shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)
@@ -346,21 +304,28 @@ def _watch_notebook_client() -> None:
 
 def setup(app):
     _watch_notebook_client()
+    app.add_html_theme("course_theme", str(Path(__file__).parent / "course_theme"))
+    app.set_translator("html", page_images.CourseHTMLTranslator)  # images lazy, with their size
     app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
     app.connect("config-inited", on_config_inited)
+    app.connect("builder-inited", code_spans.use_lean_listings)  # no spans that change nothing
     app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
     app.connect("html-page-context", on_page_context)
     app.connect("html-page-context", on_page_context_late, priority=900)
+    app.connect("html-page-context", first_paint.on_page_context, priority=950)  # after every asset
     app.connect("build-finished", on_build_finished, priority=900)
     app.add_css_file("course.css")
     # Keyboard controls and accessible names for the Plotly explorers (course-explorer-keys.js).
     app.add_css_file("course-explorer-keys.css")
+    # Exercises and formulas: one stylesheet serves every page (first_paint.py).
+    app.add_css_file("self_check.css")
+    app.add_css_file("course-math.css")
     app.add_js_file("course-explorer-keys.js", loading_method="defer")
     # Plotly figures in the theme's colours, light or dark, also when the reader switches.
     app.add_js_file("course-figure-theme.js", loading_method="defer")
     # Accessible names of the theme's buttons that contain their visible text.
     app.add_js_file("course-labels.js", loading_method="defer")
-    # Scrollable boxes get their tab stop as they are laid out (tab_stops.py).
+    # Scrollable boxes and wide formulas get their tab stop as they are laid out and resized.
     app.add_js_file("course-tab-stops.js", loading_method="defer")
     # The visible sidebar buttons work (the theme listens to hidden copies of them).
     app.add_js_file("course-sidebar-toggles.js", loading_method="defer")

@@ -49,7 +49,7 @@ WATCHED = ["code", "_ext/course_glue.py", "_ext/kernel_polling.py", "requirement
 # extension, its scripts and styles, the drawing tools), but no page runs: a change rewrites
 # every page (``--all``) and re-executes none.
 RENDERING = ["_ext", "tools/math-js/tex_to_svg.js", "tools/math-js/package-lock.json",
-             "tools/css-js/purge_css.js", "tools/css-js/package-lock.json", "tools/figure_heights.js"]
+             "tools/css-js/bundle_css.js", "tools/css-js/package-lock.json", "tools/figure_heights.js"]
 PACKAGE_ROOT = "code"  # its .py files are tracked page by page
 HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
 STATE_FILE = ".build-state.json"

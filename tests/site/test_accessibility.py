@@ -120,6 +120,7 @@ def test_native_slider_follows_plotly_slider(page_visit):
     """Moving Plotly's own slider with the mouse moves the keyboard control too."""
     docname, result = page_visit
     page = result.page
+    _draw_every_figure(page)  # figures are drawn as they come near: every one, whatever ran before
     figures = page.locator(".course-plot")
     for index in range(figures.count()):
         figure = figures.nth(index)
@@ -144,6 +145,7 @@ def test_native_menu_follows_plotly_menu(page_visit):
     """Picking an entry of Plotly's own dropdown with the mouse updates the keyboard control too."""
     docname, result = page_visit
     page = result.page
+    _draw_every_figure(page)  # figures are drawn as they come near: every one, whatever ran before
     figures = page.locator(".course-plot")
     for index in range(figures.count()):
         figure = figures.nth(index)

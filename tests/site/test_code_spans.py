@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import ClassVar
 
 import pytest
+from pygments import highlight
+from pygments.lexers import PythonLexer
+from pygments.style import Style
+from pygments.token import STANDARD_TYPES, Keyword, Name, Punctuation, Token
 
 from .conftest import REPO_ROOT, toc_docnames
 from .test_pages_in_browser import visit
@@ -13,58 +18,53 @@ from .test_pages_in_browser import visit
 sys.path.insert(0, str(REPO_ROOT / "_ext"))
 import code_spans
 
-CSS = """html[data-theme="light"] .highlight .hll { background-color: #fae4c2 }
-html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
-html[data-theme="light"] .highlight .k { color: #6730C5 } /* Keyword */
-html[data-theme="light"] .highlight .n { color: #080808 } /* Name */
-html[data-theme="light"] .highlight .p { color: #080808 } /* Punctuation */
-html[data-theme="light"] .highlight .nb { color: #080808; font-weight: bold } /* Name.Builtin */
-html[data-theme="light"] .highlight .nx { color: #080808 } /* only in one theme */
-html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
-html[data-theme="dark"] .highlight .k { color: #DCC6E0 } /* Keyword */
-html[data-theme="dark"] .highlight .n { color: #f8f8f2 } /* Name */
-html[data-theme="dark"] .highlight .p { color: #ABE338 } /* Punctuation */
-html[data-theme="dark"] .highlight .nb { color: #F8F8F2; font-weight: bold } /* Name.Builtin */
-"""
-LISTING = ('<div class="highlight"><pre><span></span><span class="k">def</span><span class="w"> </span>'
-           '<span class="n">f</span><span class="p">():</span></pre></div>')
+SITE_STYLES = ["a11y-high-contrast-light", "a11y-high-contrast-dark"]
 
 
-def test_only_classes_drawn_in_the_listing_s_own_colour_in_every_theme_are_neutral():
-    # p is coloured in the dark theme, nb is bold, nx is only in the light theme.
-    assert code_spans.neutral_classes(CSS) == {"n"}
-    assert code_spans.neutral_classes("pre { color: red }") == set()
+class LightStyle(Style):
+    styles: ClassVar = {Token: "#080808", Keyword: "#6730c5", Name.Builtin: "bold #080808"}
 
 
-def test_neutral_spans_become_their_text_inside_listings_only():
-    page = LISTING + '<p><span class="n">outside</span></p>'
-    lean = code_spans.unwrap_neutral_spans(page, {"n", "w"})
-    assert lean == ('<div class="highlight"><pre class="course-lean-code"><span class="k">def</span> f'
-                    '<span class="p">():</span></pre></div><p><span class="n">outside</span></p>')
-    assert code_spans.unwrap_neutral_spans(page, set()) == page
-    # A listing with nothing to unwrap keeps a plain <pre>.
-    output = '<div class="highlight"><pre><span></span>5 tokens</pre></div>'
-    assert code_spans.unwrap_neutral_spans(output, {"n"}) == output.replace("<span></span>", "")
+class DarkStyle(Style):
+    styles: ClassVar = {Token: "#f8f8f2", Keyword: "#dcc6e0", Punctuation: "#abe338",
+                        Name.Builtin: "bold #f8f8f2"}
 
 
-@pytest.fixture(scope="module")
-def neutral(built_site):
-    return code_spans.neutral_classes((built_site / "_static" / "pygments.css").read_text())
+def test_a_token_type_is_plain_when_every_style_draws_it_as_text(monkeypatch):
+    monkeypatch.setattr(code_spans, "get_style_by_name", {"light": LightStyle, "dark": DarkStyle}.get)
+    plain = code_spans.plain_token_types(["light", "dark"])
+    assert Name in plain and Name.Other in plain
+    assert Punctuation not in plain  # coloured in the dark style only
+    assert Name.Builtin not in plain and Keyword not in plain  # bold; coloured
+    assert code_spans.plain_token_types(["light"]) >= {Name, Punctuation}
 
 
-def test_the_site_s_listings_have_no_neutral_spans_left(built_site, neutral):
+def test_the_lean_formatter_writes_plain_tokens_as_text():
+    formatter = type("Formatter", (code_spans.LeanHtmlFormatter,),
+                     {"plain_types": code_spans.plain_token_types(SITE_STYLES)})()
+    listing = highlight("def f(x):\n    return x\n", PythonLexer(), formatter)
+    assert '<span class="k">def</span> <span class="nf">f</span>(x):' in listing
+    assert '<span class="k">return</span> x' in listing
+    assert '<span class="n">' not in listing and '<span class="p">' not in listing
+
+
+def test_the_site_s_listings_have_no_plain_spans_left(built_site):
     # Names, punctuation and white space are drawn in the listing's colour in both themes.
-    assert {"n", "p", "w"} <= neutral
+    plain = {STANDARD_TYPES[token_type] for token_type in code_spans.plain_token_types(SITE_STYLES)}
+    assert {"n", "p", "w"} <= plain
     pattern = re.compile(r'<div class="highlight"><pre[^>]*>(.*?)</pre></div>', re.S)
-    neutral_span = re.compile(r'<span class="(?:{})">'.format("|".join(sorted(neutral))))
+    plain_span = re.compile(r'<span class="(?:{})">'.format("|".join(sorted(plain))))
+    listings = 0
     for docname in toc_docnames():
         for listing in pattern.findall((built_site / f"{docname}.html").read_text()):
-            assert not neutral_span.search(listing), docname
+            listings += 1
+            assert not plain_span.search(listing), docname
+    assert listings > 50
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_unwrapped_code_is_drawn_in_the_colour_its_span_had(browser, site_url, neutral, scheme):
-    """A name's text, now straight in the listing, has the colour the theme gives a name."""
+def test_plain_code_is_drawn_in_the_colour_its_span_had(browser, site_url, scheme):
+    """A name's text, straight in the listing, has the colour the theme gives a name."""
     result = visit(browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url,
                    color_scheme=scheme)
     page = result.page
@@ -72,11 +72,11 @@ def test_unwrapped_code_is_drawn_in_the_colour_its_span_had(browser, site_url, n
         # The site's stylesheet no longer has rules for classes no page uses: the theme's has.
         page.add_style_tag(url=f"{site_url}/_static/pygments.css")
         colours = page.evaluate("""classes => {
-            const pre = document.querySelector('div.highlight pre.course-lean-code');
+            const pre = document.querySelector('div.highlight-python div.highlight pre');
             const probes = classes.map(name => { const span = document.createElement('span');
                 span.className = name; span.textContent = 'x'; pre.appendChild(span);
                 return getComputedStyle(span).color; });
-            return {listing: getComputedStyle(pre).color, spans: probes}; }""", sorted(neutral))
-        assert colours["spans"] == [colours["listing"]] * len(neutral), colours
+            return {listing: getComputedStyle(pre).color, spans: probes}; }""", ["n", "p", "w"])
+        assert colours["spans"] == [colours["listing"]] * 3, colours
     finally:
         page.context.close()

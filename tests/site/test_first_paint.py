@@ -1,10 +1,16 @@
 """A page's head holds up its first paint as little as it can: one stylesheet, every script
-deferred, the search scripts on the search page only (``_ext/first_paint.py``)."""
+deferred, the search scripts on the search page only, the icons from a font in the stylesheet
+(``_ext/course_theme/layout.html``, ``_ext/first_paint.py``)."""
 
 from __future__ import annotations
 
+import base64
+import importlib.util
+import io
 import re
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -15,59 +21,9 @@ from .test_pages_in_browser import after_frames, visit
 sys.path.insert(0, str(REPO_ROOT / "_ext"))
 import first_paint
 
-OPTIONS_JS = "const DOCUMENTATION_OPTIONS = {VERSION: ''};"
-HEAD = """<html><head>
-<script data-cfasync="false">
-    document.documentElement.dataset.mode = localStorage.getItem("mode") || "auto";
-    document.documentElement.dataset.theme = localStorage.getItem("theme") || "auto";
-  </script>
-<link href="../_static/styles/theme.css?digest=1" rel="stylesheet" />
-<link rel="stylesheet" type="text/css" href="../_static/course.css?v=2" />
-<script src="../_static/documentation_options.js?v=3"></script>
-<script src="../_static/doctools.js?v=4"></script>
-<script defer="defer" src="../_static/course-figures.js?v=5"></script>
-<script>DOCUMENTATION_OPTIONS.pagename = 'book/page';</script>
-<script src="../_static/searchtools.js"></script>
-<script src="../searchindex.js"></script>
-</head><body><p class="used">Hello</p>
-<script defer src="../_static/scripts/bootstrap.js?digest=1"></script></body></html>"""
-
 
 def external_scripts(head: str) -> list[str]:
     return re.findall(r"<script\b[^>]*\bsrc=[^>]*>", head)
-
-
-def test_every_head_script_is_deferred_and_the_options_are_inline():
-    finished = first_paint.defer_head_scripts(HEAD, "book/page.html", OPTIONS_JS)
-    head = finished[:finished.index("</head>")]
-    scripts = external_scripts(head)
-    assert scripts and all(re.search(r"\bdefer\b", tag) for tag in scripts), scripts
-    assert "documentation_options.js" not in head
-    # The options are defined before the inline script that extends them, and the order of
-    # the deferred scripts is kept.
-    assert head.index(OPTIONS_JS) < head.index("DOCUMENTATION_OPTIONS.pagename")
-    assert head.index("doctools.js") < head.index("course-figures.js")
-    assert "searchtools.js" not in head and "searchindex.js" not in head
-    assert first_paint.is_done(finished) and not first_paint.is_done(HEAD)
-
-
-def test_the_search_page_keeps_its_search_scripts():
-    finished = first_paint.defer_head_scripts(HEAD, "search.html", OPTIONS_JS)
-    assert '<script defer src="../_static/searchtools.js">' in finished
-    assert finished.index("searchtools.js") < finished.index("searchindex.js")
-
-
-def test_a_head_without_the_options_script_is_an_error():
-    with pytest.raises(first_paint.FirstPaintError, match=r"documentation_options\.js"):
-        first_paint.defer_head_scripts("<head><script src='x.js'></script></head>", "odd.html", OPTIONS_JS)
-
-
-def test_the_theme_script_is_replaced_by_one_that_settles_auto():
-    settled = first_paint.settle_theme(HEAD, "page.html")
-    assert 'localStorage.getItem("theme")' not in settled
-    assert "prefers-color-scheme: dark" in settled and '|| "auto"' in settled
-    with pytest.raises(first_paint.FirstPaintError, match="light/dark script"):
-        first_paint.settle_theme("<head><script>x()</script></head>", "odd.html")
 
 
 # Every value the root's data-theme takes after the head's first script.
@@ -101,25 +57,6 @@ def test_the_page_is_styled_in_its_final_theme_from_the_start(browser, site_url,
         assert taken == [theme] * len(taken), (scheme, stored_mode, old_values, final)
     finally:
         context.close()
-
-
-def test_preloads_of_deferred_scripts_are_dropped():
-    page = ('<head>\n  <link rel="preload" as="script" href="../s/theme.js?digest=1" />\n'
-            '<link rel="preload" as="script" href="../s/other.js" />\n</head><body>'
-            '<script defer src="../s/theme.js?digest=1"></script>'
-            '<script src="../s/other.js"></script></body>')
-    lean = first_paint.drop_script_preloads(page, "page.html")
-    assert 'href="../s/theme.js?digest=1"' not in lean and 'src="../s/theme.js?digest=1"' in lean
-    assert '<link rel="preload" as="script" href="../s/other.js" />' in lean
-
-
-def test_the_bootstrap_tag_becomes_the_on_demand_loader():
-    page = '<body><script defer src="../../_static/scripts/bootstrap.js?digest=55c2"></script></body>'
-    lean = first_paint.bootstrap_on_demand(page, "book/page.html")
-    assert lean == ('<body><script defer src="../../_static/course-bootstrap-on-demand.js" '
-                    'data-bootstrap="../../_static/scripts/bootstrap.js?digest=55c2"></script></body>')
-    with pytest.raises(first_paint.FirstPaintError, match=r"bootstrap\.js"):
-        first_paint.bootstrap_on_demand("<body></body>", "odd.html")
 
 
 def _bootstrap_requests(page) -> list[str]:
@@ -159,58 +96,74 @@ def test_bootstrap_loads_at_the_first_move_and_the_first_click_opens_a_menu(brow
         page.context.close()
 
 
-def test_stylesheets_of_many_pages_merge_in_one_order():
-    order = first_paint.stylesheet_order([["theme.css", "course.css"],
-                                          ["theme.css", "course.css", "self_check.css"],
-                                          ["theme.css", "math.css", "course.css"]])
-    assert order == ["theme.css", "math.css", "course.css", "self_check.css"]
-    with pytest.raises(first_paint.FirstPaintError, match="different orders"):
-        first_paint.stylesheet_order([["a.css", "b.css"], ["b.css", "a.css"]])
-
-
 @pytest.fixture
 def tiny_site(tmp_path):
+    """A built site's static folder in miniature: a theme sheet that imports another, the
+    course's own sheet, a script, a page."""
     static = tmp_path / "_static"
     (static / "styles").mkdir(parents=True)
-    (static / "basic.css").write_text("body { margin: 0 }\n")
+    (static / "basic.css").write_text("body { margin: 0 }\n.caption { background: url(file.png) }\n")
     (static / "styles" / "theme.css").write_text(
         '@charset "UTF-8";\n@import "../basic.css";\n'
         ".used { color: red }\n.never-used { color: blue }\n.added-by-script { color: green }\n"
-        "@font-face { font-family: icons; src: url(../fonts/icons.woff) }\n"
-        "/*# sourceMappingURL=theme.css.map */\n")
+        '.fa-sun:before { content: "\\f185" }\n.fa-moon:before { content: "\\f186" }\n'
+        "@font-face { font-family: icons; src: url(../vendor/fontawesome/webfonts/fa-solid-900.woff2) "
+        'format("woff2") }\n/*# sourceMappingURL=theme.css.map */\n')
     (static / "course.css").write_text(".course-own-rule { color: black }\n")  # kept whole
-    (static / "documentation_options.js").write_text(OPTIONS_JS)
     (static / "theme.js").write_text("element.classList.add('added-by-script');\n")
     page = tmp_path / "book" / "page.html"
     page.parent.mkdir()
-    page.write_text(HEAD)
-    return tmp_path, page
+    page.write_text('<p class="used"><i class="fa-sun"></i>Hello</p>')
+    return tmp_path, ["_static/styles/theme.css", "_static/course.css"], [str(page), str(static / "theme.js")]
 
 
-def test_one_purged_stylesheet_replaces_the_head_s_stylesheets(tiny_site):
-    outdir, page = tiny_site
-    finished = first_paint.finish_heads(outdir, {page: page.read_text()})[page]
-    head = finished[:finished.index("</head>")]
-    links = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*>', head)
-    assert len(links) == 1 and 'href="../_static/styles/course-site.css?v=' in links[0]
-    css = (outdir / first_paint.BUNDLE).read_text()
+def test_the_bundle_holds_every_sheet_in_order_imports_inlined_urls_rebased(tiny_site):
+    outdir, sheets, _ = tiny_site
+    css, icons = first_paint.make_bundle(outdir, sheets)
     assert css.startswith('@charset "UTF-8";') and css.count("@charset") == 1
-    assert css.index("margin: 0") < css.index(".used")  # @import in place, order kept
-    assert ".added-by-script" in css  # a script names it
-    assert ".never-used" not in css
-    assert ".course-own-rule" in css
-    assert "url(../fonts/icons.woff)" in css  # same folder as theme.css: unchanged
-    assert "sourceMappingURL" not in css
+    assert css.index("margin: 0") < css.index(".used") < css.index(".course-own-rule")
+    assert "url(../file.png)" in css  # basic.css's url, from the bundle's folder (styles/)
+    assert ".never-used" in css and "sourceMappingURL" not in css  # not purged: every rule
+    assert icons == [0xF185, 0xF186]
 
 
-def test_a_second_build_keeps_a_finished_page_and_updates_its_stylesheet(tiny_site):
-    outdir, page = tiny_site
-    first = first_paint.finish_heads(outdir, {page: page.read_text()})[page]
-    assert first_paint.finish_heads(outdir, {page: first})[page] == first
-    (outdir / "_static" / "course.css").write_text(".course-own-rule { color: navy }\n")
-    again = first_paint.finish_heads(outdir, {page: first})[page]
-    assert again != first and "navy" in (outdir / first_paint.BUNDLE).read_text()
-    assert again.count('rel="stylesheet"') == 1
+def test_purging_drops_the_theme_s_rules_that_no_page_or_script_uses(tiny_site):
+    outdir, sheets, content = tiny_site
+    css, icons = first_paint.make_bundle(outdir, sheets, content)
+    assert ".used" in css and ".added-by-script" in css  # a page, a script names it
+    assert ".never-used" not in css and ".fa-moon" not in css
+    assert ".course-own-rule" in css  # the course's own sheets stay whole
+    assert icons == [0xF185]  # the icons left are the ones the pages use
+
+
+def test_the_icon_font_is_replaced_by_the_one_given(tiny_site):
+    outdir, sheets, content = tiny_site
+    css, _ = first_paint.make_bundle(outdir, sheets, content, {"fa-solid-900": "data:font/woff;base64,AAAA"})
+    assert 'src: url(data:font/woff;base64,AAAA) format("woff")' in css and "woff2" not in css
+
+
+def test_the_icon_fonts_are_cut_down_to_the_icons_in_use(tmp_path):
+    from fontTools.ttLib import TTFont
+
+    webfonts = tmp_path / first_paint.ICON_FONTS
+    webfonts.mkdir(parents=True)
+    theme = Path(importlib.util.find_spec("pydata_sphinx_theme").origin).parent
+    source = theme / "theme/pydata_sphinx_theme/static/vendor/fontawesome/webfonts/fa-solid-900.ttf"
+    shutil.copy(source, webfonts)
+    fonts = first_paint.icon_fonts(tmp_path, [0xF185])
+    assert list(fonts) == ["fa-solid-900"] and fonts["fa-solid-900"].startswith("data:font/woff;base64,")
+    data = base64.b64decode(fonts["fa-solid-900"].split(",", 1)[1])
+    assert len(data) < 3000 < source.stat().st_size  # a few KB, not 400
+    assert set(TTFont(io.BytesIO(data)).getBestCmap()) == {0xF185}
+
+
+def test_every_page_must_link_the_stylesheets_the_bundle_holds(tiny_site):
+    outdir, sheets, _ = tiny_site
+    (outdir / "_static" / "styles" / "course-site.css").parent.mkdir(exist_ok=True)
+    bundle = first_paint.Bundle(outdir, sheets)
+    bundle.check("book/page", sheets)
+    with pytest.raises(first_paint.FirstPaintError, match=r"book/other links .*add_css_file"):
+        bundle.check("book/other", [*sheets, "_static/extra.css"])
 
 
 def test_built_pages_have_one_stylesheet_and_no_blocking_script(built_site):
@@ -224,6 +177,9 @@ def test_built_pages_have_one_stylesheet_and_no_blocking_script(built_site):
         assert not blocking, (name, blocking)
         assert ("searchindex.js" in head) == (name == "search.html"), name
         assert 'rel="preload" as="script"' not in head, name
+        assert "fontawesome.js" not in text, name
+    css = (built_site / first_paint.BUNDLE).read_text()
+    assert "webfonts/fa-" not in css and css.count("url(data:font/woff;base64,") >= 2
 
 
 def test_search_still_finds_pages(browser, site_url):
@@ -253,3 +209,40 @@ def test_search_still_finds_pages(browser, site_url):
                                                                           result.failed_requests)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_no_page_requests_a_font_and_the_icons_are_drawn(browser, site_url, color_scheme):
+    """Every page without a font request; lesson 4's tip title and the light/dark button show
+    their icons (pixels other than the background), in light and dark mode."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from .test_pages_in_browser import DOCNAMES
+
+    def colours(page, box) -> int:
+        shot = page.screenshot(clip={"x": box["x"], "y": box["y"], "width": min(box["width"], 40),
+                                     "height": box["height"]})
+        return len(Image.open(BytesIO(shot)).convert("RGB").getcolors(maxcolors=10_000))
+
+    fonts = []
+    for docname in DOCNAMES:
+        result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme=color_scheme,
+                       viewport=(390, 844))
+        page = result.page
+        try:
+            fonts += page.evaluate("""() => performance.getEntriesByType('resource').map(e => e.name)
+                .filter(name => /\\.(woff2?|ttf|otf|eot)(\\?|$)/.test(name))""")
+            if "04_" in docname:
+                loaded = page.evaluate("""document.fonts.ready.then(fonts => [...fonts]
+                    .filter(face => face.status === 'loaded').map(face => face.family))""")
+                assert "Font Awesome 6 Free" in loaded, loaded  # the icons' glyphs, not a fallback
+                button = page.locator(".article-header-buttons .theme-switch-button").first
+                assert colours(page, button.bounding_box()) > 8, f"no light/dark icon ({color_scheme})"
+                title = page.locator("div.admonition.tip > .admonition-title").first
+                title.scroll_into_view_if_needed()
+                assert colours(page, title.bounding_box()) > 8, f"no icon in the tip's title ({color_scheme})"
+        finally:
+            page.context.close()
+    assert fonts == []

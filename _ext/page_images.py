@@ -1,0 +1,40 @@
+"""Images load when they come near the screen, with their size known in advance.
+
+A page's images (the outputs' figures drawn by matplotlib, most of them far down a lesson)
+would all load with the page, and the text below each would move once it arrived. The site's
+HTML translator writes each raster image with ``loading="lazy"`` and ``decoding="async"``, and
+with its size in pixels as ``width`` and ``height`` attributes: the browser keeps its box from
+the start, and ``max-width: 100%; height: auto`` (the theme's) scales it on a phone. (Docutils'
+own ``:width:`` writes a fixed CSS size instead, which a narrow screen cannot scale.)
+"""
+
+from __future__ import annotations
+
+import os
+
+from sphinx.util.images import get_image_size
+from sphinx.writers.html5 import HTML5Translator
+
+VECTOR = (".svg", ".svgz")
+
+
+class CourseHTMLTranslator(HTML5Translator):
+    """Sphinx's HTML translator; images lazy, with their size."""
+
+    _image_size: tuple[int, int] | None = None
+
+    def visit_image(self, node) -> None:
+        uri = node["uri"]  # before Sphinx points it at _images/
+        vector = uri.lower().endswith(VECTOR)
+        size = None if vector else get_image_size(os.path.join(self.builder.srcdir, uri))
+        if size is not None:
+            node["loading"] = node.get("loading", "lazy")
+        self._image_size = size
+        super().visit_image(node)
+
+    def emptytag(self, node, tagname, suffix="\n", **attributes):
+        if tagname == "img" and self._image_size is not None:
+            width, height = self._image_size
+            attributes = {"width": str(width), "height": str(height), "decoding": "async", **attributes}
+            self._image_size = None
+        return super().emptytag(node, tagname, suffix, **attributes)

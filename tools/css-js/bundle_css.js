@@ -1,0 +1,94 @@
+// The site's one stylesheet, at build time.
+//
+// Reads a JSON request from stdin:
+//   {"sheets": [{"path": "/abs/theme.css", "purge": true}, ...],   the head's sheets, in order
+//    "bundle": "/abs/_static/styles/course-site.css",            where the bundle will live
+//    "content": ["/abs/page.html", ...] or null,                    null: do not purge
+//    "fonts": {"fa-solid-900": "data:font/woff;base64,..."}}       optional: icon fonts to use
+// Each sheet has its @import rules inlined (postcss-import) and its url()s rebased from its
+// own folder to the bundle's (postcss-url). With "content", PurgeCSS drops the rules of each
+// sheet marked "purge" that no page and no script can use: a rule stays when every class, id
+// and attribute its selector names occurs as a word in one of the content files (a script
+// that adds a class at run time names it, so its rules stay). Custom properties, @font-face
+// and @keyframes are kept, and so are the theme's light and dark rules. With "fonts", each
+// @font-face whose src names one of those font files gets that source instead.
+// Prints {"css": "...", "icons": [code points]}: the bundle, and the private-use characters
+// (icon glyphs) that its rules write with `content`.
+// Any error ends the process with status 1.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const postcss = require('postcss');
+const postcssImport = require('postcss-import');
+const postcssUrl = require('postcss-url');
+const {PurgeCSS} = require('purgecss');
+
+async function resolved(sheet, bundle) {
+  const css = fs.readFileSync(sheet.path, 'utf8');
+  const result = await postcss([postcssImport(), postcssUrl({url: 'rebase'})])
+    .process(css, {from: sheet.path, to: bundle});
+  result.root.walkComments((comment) => {
+    if (comment.text.startsWith('# sourceMappingURL')) { comment.remove(); }
+  });
+  result.root.walkAtRules('charset', (rule) => rule.remove());
+  return result.root.toString();
+}
+
+// The code points a CSS string writes ("\f185" or the character itself).
+function codePoints(value) {
+  const points = [];
+  for (let index = 0; index < value.length; index += 1) {
+    if (value[index] === '\\') {
+      let hex = '';
+      while (hex.length < 6 && /[0-9a-f]/i.test(value[index + 1] || '')) { hex += value[++index]; }
+      if (hex) { points.push(parseInt(hex, 16)); }
+    } else {
+      points.push(value.codePointAt(index));
+    }
+  }
+  return points;
+}
+
+function isIcon(point) { return point >= 0xe000 && point <= 0xf8ff; }
+
+function useFonts(root, fonts) {
+  root.walkAtRules('font-face', (rule) => {
+    rule.walkDecls('src', (declaration) => {
+      const name = Object.keys(fonts).find((font) => declaration.value.includes(`/${font}.`));
+      if (name) { declaration.value = `url(${fonts[name]}) format("woff")`; }
+    });
+  });
+}
+
+async function main() {
+  const request = JSON.parse(fs.readFileSync(0, 'utf8'));
+  const texts = [];
+  for (const sheet of request.sheets) { texts.push(await resolved(sheet, request.bundle)); }
+  if (request.content) {
+    const purged = request.sheets.map((sheet, index) => ({sheet, index})).filter(({sheet}) => sheet.purge);
+    const results = await new PurgeCSS().purge({
+      css: purged.map(({index}) => ({raw: texts[index]})),
+      content: request.content,
+      safelist: {greedy: [/data-theme/, /data-mode/]},
+    });
+    purged.forEach(({index}, position) => { texts[index] = results[position].css; });
+  }
+  const root = postcss.root();
+  request.sheets.forEach((sheet, index) => {
+    root.append(postcss.comment({text: ` ${path.relative(path.dirname(request.bundle), sheet.path)} `}));
+    root.append(postcss.parse(texts[index]));
+  });
+  if (request.fonts) { useFonts(root, request.fonts); }
+  const icons = new Set();
+  root.walkDecls('content', (declaration) => {
+    codePoints(declaration.value).filter(isIcon).forEach((point) => icons.add(point));
+  });
+  const css = '@charset "UTF-8";\n' + root.toString() + '\n';
+  process.stdout.write(JSON.stringify({css, icons: [...icons].sort((a, b) => a - b)}));
+}
+
+main().catch((error) => {
+  process.stderr.write(`bundle_css.js: ${error.stack || error}\n`);
+  process.exit(1);
+});
