@@ -28,7 +28,6 @@ import json
 import logging
 import os
 import shutil
-import time
 from pathlib import Path
 
 import code_spans
@@ -151,22 +150,7 @@ def _licence_and_release_footer(repository: str, branch: str) -> str:
             f'built from commit {built_from}.</p>')
 
 
-def _wait_for_the_pages() -> None:
-    """``tools/build_book.py`` starts this build while its last pages still run, so that
-    Sphinx starts up on a free core; it then names a file that appears once they are done.
-    Nothing that reads their results (the footer, the execution cache) runs before it."""
-    signal = os.environ.get("COURSE_WAIT_FOR_PAGES")  # build_book.PAGES_DONE_VARIABLE
-    if not signal:
-        return
-    parent = os.getppid()
-    while not Path(signal).exists():
-        if os.getppid() != parent:  # build_book.py is gone
-            raise SystemExit("course_site: the build that started Sphinx stopped")
-        time.sleep(0.01)
-
-
 def on_config_inited(app, config) -> None:
-    _wait_for_the_pages()
     _check_vendor()
     _check_plotly_versions()
     static = str(Path(__file__).parent / "static")

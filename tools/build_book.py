@@ -58,9 +58,6 @@ TIMES_FILE = "execution-times.json"
 # remove) so that the next cold build starts the slowest page first.
 HISTORY_FILE = ".execution-times.json"
 BUILD_INFO_FILE = "build-info.json"
-# Sphinx, started while the last pages run, waits until this file is there (``course_site.py``).
-PAGES_DONE_FILE = "pages-executed"
-PAGES_DONE_VARIABLE = "COURSE_WAIT_FOR_PAGES"
 # nbformat (so MyST-NB and Jupyter Book) imports jsonschema, and jsonschema imports
 # rfc3987_syntax when it is installed (JupyterLab's jupyter-events asks for it). As it is
 # imported, that package compiles 38 grammars, 2-3 s here, for the JSON-schema formats "iri"
@@ -255,17 +252,12 @@ def slowest_first(root: Path, page: Path, history: dict[str, float]) -> tuple:
 
 def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeout: int,
                         build_info: Path | None = None,
-                        history: dict[str, float] | None = None,
-                        last_pages_started=None, while_pages_run=None) -> dict[str, float]:
+                        history: dict[str, float] | None = None) -> dict[str, float]:
     """Execute, in parallel, every page whose cells have no entry in the cache; cache them.
 
     Args:
         history: each page's last execution time (``root``-relative): the slowest start first,
             so that no long page is left running alone at the end.
-        last_pages_started: called (no arguments) once every page has a worker, while the
-            last ones still run.
-        while_pages_run: called (no arguments) as soon as the workers run the first pages
-            (after they are forked: no thread of this process may be running then).
         build_info: when pages run, also write where they run there (as JSON, from
             ``embedding_course.device.build_info``), so that the Sphinx build need not import torch.
     Returns:
@@ -286,19 +278,13 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
                if build_info is not None else None)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(execute_page, str(root), str(page), timeout) for page in stale]
-        if while_pages_run is not None:
-            while_pages_run()
         # Imported while the pages run: the results go into the cache as they come.
         from jupyter_cache import get_cache
         from jupyter_cache.base import CacheBundleIn
 
         cache = get_cache(str(cache_dir))
-        if last_pages_started is not None and len(stale) <= workers:
-            last_pages_started()
-        for done, future in enumerate(as_completed(futures), start=1):
+        for future in as_completed(futures):
             page, seconds, error, notebook = future.result()
-            if last_pages_started is not None and done == len(stale) - workers:
-                last_pages_started()  # the pages done and one per worker: every page has started
             name = Path(page).relative_to(root).as_posix()
             times[name] = seconds
             if error is not None:
@@ -347,13 +333,7 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
                "rendering": tree_hash(root, RENDERING), "inputs": inputs}
     everything_stale = previous is None or previous.get("global") != current["global"]
 
-    def hash_pages() -> None:
-        current["pages"] = page_hashes(root, code_root)
-
-    # Each page's hash of the package code it runs (0.3 s: it parses the pages) is needed now
-    # only to find the stale pages; on a cold build it is worked out while the pages run.
-    if not everything_stale:
-        hash_pages()
+    current["pages"] = page_hashes(root, code_root)  # each page's hash of the package code it runs
     command = [*jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
     if toc is not None:
         command += ["--toc", str(toc)]
@@ -376,40 +356,15 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     start = time.perf_counter()
     history_file = root / HISTORY_FILE
     history = json.loads(history_file.read_text()) if history_file.exists() else {}
-    # Sphinx starts (imports, extensions) while the last pages run, on the core the first of
-    # them leaves free, then waits in course_site.py until this file says the pages are done.
-    pages_done = build_dir / PAGES_DONE_FILE
-    pages_done.unlink(missing_ok=True)
-    sphinx: list[subprocess.Popen] = []
-
-    def start_sphinx() -> None:
-        print("build_book: jupyter-book", " ".join(command[len(jupyter_book):]), flush=True)
-        waiting = {**os.environ, PAGES_DONE_VARIABLE: str(pages_done)}
-        sphinx.append(subprocess.Popen(command, cwd=root, env=waiting))
-
-    try:
-        times = execute_stale_pages(root, toc or root / "_toc.yml", cache_dir, jobs, execution_timeout(root),
-                                    build_info=build_dir / BUILD_INFO_FILE, history=history,
-                                    last_pages_started=start_sphinx,
-                                    while_pages_run=None if "pages" in current else hash_pages)
-    except BaseException:
-        for process in sphinx:
-            process.kill()
-            process.wait()
-        raise
+    times = execute_stale_pages(root, toc or root / "_toc.yml", cache_dir, jobs, execution_timeout(root),
+                                build_info=build_dir / BUILD_INFO_FILE, history=history)
     if times:
         print(f"build_book: pages executed in {time.perf_counter() - start:.1f} s "
               f"(one after another: {sum(times.values()):.1f} s)", flush=True)
         history_file.write_text(json.dumps({**history, **times}, indent=1, sort_keys=True) + "\n")
     (build_dir / TIMES_FILE).write_text(json.dumps(times, indent=1, sort_keys=True) + "\n")
-    if not sphinx:  # no page to execute
-        start_sphinx()
-    pages_done.write_text("done\n")
-    if "pages" not in current:  # no page ran
-        hash_pages()
-    result = sphinx[0]
-    result.wait()
-    pages_done.unlink(missing_ok=True)
+    print("build_book: jupyter-book", " ".join(command[len(jupyter_book):]), flush=True)
+    result = subprocess.run(command, cwd=root)
     if result.returncode == 0:
         build_dir.mkdir(parents=True, exist_ok=True)
         state_file.write_text(json.dumps(current, indent=1, sort_keys=True) + "\n")
