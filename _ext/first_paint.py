@@ -9,10 +9,10 @@ Bootstrap script at the reader's first move. This module supplies what that head
 
 * the one stylesheet, ``_static/styles/course-site.css``: every sheet the pages would link, in
   the same order, the theme's own included (``tools/css-js/bundle_css.js``: imports inlined,
-  ``url()`` rebased). It is written before the first page, from the sheets this build copied,
-  and the pages link it with a version made from its content. (An edit to a sheet under
+  ``url()`` rebased). The pages link it with a version made from the sheets as they are when
+  the first page is written, and it is written after the last. (An edit to a sheet under
   ``_ext`` makes ``tools/build_book.py`` write every page again, and so the bundle.)
-* after the build, the theme's rules that no page can use leave the bundle (the npm package
+* the theme's rules that no page can use are left out of the bundle (the npm package
   ``purgecss``: a rule stays when every class, id and attribute it names occurs in a page or
   in a script the site serves). The course's own stylesheets stay whole;
 * the theme's icons (``<i class="fa-solid fa-sun">``) and the admonitions' title icons are
@@ -99,13 +99,14 @@ def icon_fonts(outdir: Path, characters: list[int]) -> dict[str, str]:
 
 
 class Bundle:
-    """The one stylesheet of a build: written before its first page, purged after its last."""
+    """The one stylesheet of a build: its version known before the first page is written, its
+    file made after the last (some extensions copy their sheets only then)."""
 
     def __init__(self, outdir: Path, sheets: list[str]):
         self.outdir, self.sheets = outdir, sheets
-        css, _ = make_bundle(outdir, sheets)
-        (outdir / BUNDLE).write_text(css, encoding="utf-8")
-        self.version = checksum(css.encode())
+        # The sheets as they are now: a sheet not copied yet counts by its name (MyST-NB's
+        # carries its content's hash in its name).
+        self.version = checksum(b"".join(sheet.encode() + _read(outdir / sheet) for sheet in sheets))
 
     def check(self, pagename: str, sheets: list[str]) -> None:
         """Every page links the same stylesheets, so that one bundle serves them all."""
@@ -114,14 +115,19 @@ class Bundle:
                 f"{pagename} links {sheets}, other pages {self.sheets}: add a page's stylesheet for "
                 "every page (app.add_css_file in setup), so that the one bundle holds it")
 
-    def purge(self) -> None:
-        """Drop the theme's rules that no page or script uses; draw the icons with a subset font."""
+    def write(self) -> None:
+        """Write the bundle: without the theme's rules that no page or script uses, and with
+        the icons drawn by a subset of the icon font."""
         pages = sorted(str(page) for page in self.outdir.rglob("*.html") if "_static" not in page.parts)
         scripts = sorted(str(path) for path in (self.outdir / "_static").rglob("*.js")
                          if not str(path.relative_to(self.outdir)).startswith(NOT_CONTENT))
         _, icons = make_bundle(self.outdir, self.sheets, pages + scripts)
         css, _ = make_bundle(self.outdir, self.sheets, pages + scripts, icon_fonts(self.outdir, icons))
         (self.outdir / BUNDLE).write_text(css, encoding="utf-8")
+
+
+def _read(path: Path) -> bytes:
+    return path.read_bytes() if path.exists() else b""
 
 
 _bundles: dict[int, Bundle] = {}  # by builder: one per build
@@ -151,4 +157,4 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
 def on_build_finished(app, exception) -> None:
     bundle = _bundles.pop(id(app.builder), None)
     if exception is None and bundle is not None:  # no page written: the bundle is as it was
-        bundle.purge()
+        bundle.write()

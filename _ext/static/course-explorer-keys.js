@@ -6,7 +6,8 @@
  * and End jump to the first and last; the figure is switched to that precomputed state with
  * the step's own Plotly command, and a live region says where the control now is, e.g.
  * "position: 17 (step 18 of 50)". Plotly's slider stays for the mouse and touch; both
- * controls follow each other.
+ * controls follow each other, and the HTML one shows only while it has the focus
+ * (course-explorer-keys.css): a reader sees one control.
  *
  * It also names each figure for assistive technology: the figure's caption (a <figcaption>
  * around it) becomes its accessible name, the chart's own title and axes its description.
