@@ -4,8 +4,8 @@
   it loads the smallest plotly.js bundle that draws the page's traces (npm partial bundles
   of the version the installed Python plotly writes for; the full bundle for anything
   else), all served from ``_static/vendor/`` (no CDN). Pages without figures load neither.
-* Math is drawn at build time as inline SVG with its MathML (``math_svg.py``); no page
-  loads MathJax.
+* Math is drawn at build time as inline SVG with its MathML, by the HTML math renderer
+  that ``math_svg.py`` registers; no page loads MathJax.
 * Every page gets a meta description: its first paragraph.
 * The theme's icons are drawn as inline SVG at build time (``theme_icons.py``), instead of
   by its 1.4 MB icon script; output images load lazily, with their size given.
@@ -36,7 +36,6 @@ from pathlib import Path
 import code_spans
 import course_outputs
 import first_paint
-import math_svg
 import release_info
 import sidebar_scroll
 import tab_stops
@@ -212,20 +211,8 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         app.add_css_file("self_check.css")
 
 
-def _is_mathjax(asset) -> bool:
-    return "mathjax" in str(getattr(asset, "filename", asset)).lower()
-
-
 def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
-    """After Sphinx's own handlers: no MathJax (math is SVG already, drawn further down the
-    page as it comes near: course-math-lazy.js); a description."""
-    scripts = context.get("script_files", [])
-    scripts[:] = [asset for asset in scripts if not _is_mathjax(asset)
-                  and "MathJax" not in getattr(asset, "attributes", {}).get("body", "")]
-    math_domain = app.env.get_domain("math")
-    if math_domain.data["has_equations"].get(pagename, False):
-        app.add_css_file("course-math.css")
-        app.add_js_file("course-math-lazy.js", loading_method="defer")
+    """After Sphinx's own handlers: a description."""
     description = page_description(doctree) if doctree is not None else ""
     if description:
         context["metatags"] = (context.get("metatags", "")
@@ -252,18 +239,14 @@ def _lazy_images(page: Path, text: str) -> str:
 
 
 def _finish_pages(outdir: Path, icons: dict | None) -> None:
-    """Every page: math as SVG; Font Awesome icons as inline SVG (no icon script); lazy
-    output images; code listings without the spans that change nothing (``code_spans.py``);
-    a head that does not hold up the first paint (``first_paint.py``)."""
+    """Every page: Font Awesome icons as inline SVG (no icon script); lazy output images;
+    code listings without the spans that change nothing (``code_spans.py``); a head that does
+    not hold up the first paint (``first_paint.py``)."""
     pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
     pygments_css = outdir / "_static" / "pygments.css"
     neutral = code_spans.neutral_classes(pygments_css.read_text()) if pygments_css.exists() else set()
-    # One node process draws the formulas of all pages.
-    math = math_svg.render_pages({page: math_svg.page_formulas(text) for page, text in pages.items()})
     finished = {}
     for page, text in pages.items():
-        text = math_svg.replace_formulas(text, math.get(page, math_svg.NO_MATH),
-                                         page=str(page.relative_to(outdir)))
         text = _lazy_images(page, text)
         text = code_spans.unwrap_neutral_spans(text, neutral)
         if icons is not None:
@@ -347,6 +330,7 @@ def _watch_notebook_client() -> None:
 def setup(app):
     _watch_notebook_client()
     app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
+    app.setup_extension("math_svg")  # math drawn as SVG by Sphinx's HTML math renderer "svg"
     app.connect("config-inited", on_config_inited)
     app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
     app.connect("html-page-context", on_page_context)
