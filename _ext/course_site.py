@@ -4,8 +4,8 @@
   it loads the smallest plotly.js bundle that draws the page's traces (npm partial bundles
   of the version the installed Python plotly writes for; the full bundle for anything
   else), all served from ``_static/vendor/`` (no CDN). Pages without figures load neither.
-* Math is drawn at build time as inline SVG with its MathML (``math_svg.py``); no page
-  loads MathJax.
+* Math is drawn at build time as inline SVG with its MathML, by the HTML math renderer
+  that ``math_svg.py`` registers; no page loads MathJax.
 * Every page gets a meta description: its first paragraph.
 * Images load lazily, with their size given (``page_images.py``).
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
@@ -33,7 +33,6 @@ from pathlib import Path
 import code_spans
 import course_outputs
 import first_paint
-import math_svg
 import page_images
 import release_info
 from sphinx.util import logging as sphinx_logging
@@ -192,46 +191,21 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         app.add_js_file("self_check.js", loading_method="defer")
 
 
-def _is_mathjax(asset) -> bool:
-    return "mathjax" in str(getattr(asset, "filename", asset)).lower()
-
-
 def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
-    """After Sphinx's own handlers: no MathJax (math is SVG already, drawn further down the
-    page as it comes near: course-math-lazy.js); a description."""
-    scripts = context.get("script_files", [])
-    scripts[:] = [asset for asset in scripts if not _is_mathjax(asset)
-                  and "MathJax" not in getattr(asset, "attributes", {}).get("body", "")]
-    math_domain = app.env.get_domain("math")
-    if math_domain.data["has_equations"].get(pagename, False):
-        app.add_js_file("course-math-lazy.js", loading_method="defer")
+    """After Sphinx's own handlers: a description."""
     description = page_description(doctree) if doctree is not None else ""
     if description:
         context["metatags"] = (context.get("metatags", "")
                                + f'\n<meta name="description" content="{html.escape(description)}" />')
 
 
-def _finish_pages(outdir: Path) -> None:
-    """Every page: math as SVG."""
-    pages = {page: page.read_text() for page in outdir.rglob("*.html") if "_static" not in page.parts}
-    # One node process draws the formulas of all pages.
-    math = math_svg.render_pages({page: math_svg.page_formulas(text) for page, text in pages.items()})
-    finished = {}
-    for page, text in pages.items():
-        text = math_svg.replace_formulas(text, math.get(page, math_svg.NO_MATH),
-                                         page=str(page.relative_to(outdir)))
-        finished[page] = text
-    for page, text in finished.items():
-        if text != pages[page]:
-            page.write_text(text)
 
 
 def on_build_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    # Last of the build-finished handlers: the theme rewrites pygments.css in its own, and the
-    # one stylesheet is purged with the final pages.
-    _finish_pages(Path(app.outdir))
+    # Last of the build-finished handlers: the theme rewrites pygments.css and MyST-NB copies
+    # its stylesheet in their own; the one stylesheet is made from the final files and pages.
     first_paint.on_build_finished(app, exception)
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
@@ -291,6 +265,7 @@ def setup(app):
     app.add_html_theme("course_theme", str(Path(__file__).parent / "course_theme"))
     app.set_translator("html", page_images.CourseHTMLTranslator)  # images lazy, with their size
     app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
+    app.setup_extension("math_svg")  # math drawn as SVG by Sphinx's HTML math renderer "svg"
     app.connect("config-inited", on_config_inited)
     app.connect("builder-inited", code_spans.use_lean_listings)  # no spans that change nothing
     app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
@@ -301,9 +276,8 @@ def setup(app):
     app.add_css_file("course.css")
     # Keyboard controls and accessible names for the Plotly explorers (course-explorer-keys.js).
     app.add_css_file("course-explorer-keys.css")
-    # Exercises and formulas: one stylesheet serves every page (first_paint.py).
+    # The exercises' answer boxes: one stylesheet serves every page (first_paint.py).
     app.add_css_file("self_check.css")
-    app.add_css_file("course-math.css")
     app.add_js_file("course-explorer-keys.js", loading_method="defer")
     # Plotly figures in the theme's colours, light or dark, also when the reader switches.
     app.add_js_file("course-figure-theme.js", loading_method="defer")

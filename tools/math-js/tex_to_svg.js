@@ -1,13 +1,16 @@
 // TeX to SVG at build time, for every formula of the site in one process.
 //
-// Reads a JSON list of pages from stdin, each a list of {"tex": "...", "display": true|false},
-// and writes a JSON list with, per page, {"formulas": [...], "glyphs": "<svg ...>"}: each formula
-// as MathJax's <mjx-container> holding an SVG drawn in currentColor, with the formula's MathML
-// beside it for screen readers (assistive MathML). A glyph used on a page is drawn once, in the
-// page's hidden "glyphs" SVG, and each formula points to it (<use href="#MJX-...">): a page
-// with many formulas is a third of the size it would be with every glyph written out.
-// Any TeX error ends the process with status 1 and a message naming the formula, so the build
-// fails loudly.
+// Reads {"pages": [...], "alone": [...]} from stdin: each page a list of formulas, each formula
+// {"tex": "...", "display": true|false}. Writes {"pages": [...], "alone": [...]}, with, per page,
+// {"formulas": [...], "glyphs": "<svg ...>"}. Each formula of a page is {"eager": ..., "lazy": ...}:
+// MathJax's <mjx-container> holding an SVG drawn in currentColor, with the formula's MathML
+// beside it for screen readers (assistive MathML), drawn at once ("eager") or with its drawing
+// waiting in a <template> after its empty SVG box ("lazy", for _ext/static/course-math-lazy.js).
+// A glyph used on a page is drawn once, in the page's hidden "glyphs" SVG, and each formula
+// points to it (<use href="#MJX-...">): a page with many formulas is a third of the size it
+// would be with every glyph written out. A formula of "alone" is {"eager": ...} with its glyphs
+// drawn inside it (a section title's formula in another page's table of contents).
+// A formula MathJax cannot render is {"error": "..."} instead: the build says where it is.
 'use strict';
 
 const {mathjax} = require('mathjax-full/js/mathjax.js');
@@ -54,8 +57,23 @@ function slim(adaptor, node) {
   }
 }
 
+// The same formula, marked data-course-lazy (put first, as the site's CSS and script expect
+// it), its SVG an empty box of the same size, and the SVG's drawing in a <template> right after
+// it, which the browser parses but neither styles nor lays out.
+function waiting(adaptor, container) {
+  const lazy = adaptor.clone(container);
+  const attributes = adaptor.allAttributes(lazy);
+  for (const {name} of attributes) adaptor.removeAttribute(lazy, name);
+  adaptor.setAttribute(lazy, 'data-course-lazy', '');
+  for (const {name, value} of attributes) adaptor.setAttribute(lazy, name, value);
+  const box = adaptor.childNodes(lazy).find((child) => adaptor.kind(child) === 'svg');
+  const drawing = adaptor.node('svg', {}, [...adaptor.childNodes(box)]);  // moves them
+  adaptor.insert(adaptor.node('template', {}, [drawing]), adaptor.next(box));
+  return adaptor.outerHTML(lazy);
+}
+
 function main() {
-  const pages = JSON.parse(readStdin());
+  const {pages, alone} = JSON.parse(readStdin());
   const adaptor = liteAdaptor();
   AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
   // noundefined/noerrors are left out: an unknown macro or a TeX error must be an error.
@@ -63,31 +81,35 @@ function main() {
   const tex = new TeX({packages});
   const svg = new SVG({fontCache: 'global'});
   const html = mathjax.document('', {InputJax: tex, OutputJax: svg});
+  const selfContained = mathjax.document('', {InputJax: new TeX({packages}),
+                                              OutputJax: new SVG({fontCache: 'none'})});
 
-  const failures = [];
-  const convert = ({tex: source, display}, index) => {
-    const node = html.convert(source, {display: Boolean(display)});
+  const convert = ({tex: source, display}, document = html) => {
+    let node;
+    try {
+      node = document.convert(source, {display: Boolean(display)});
+    } catch (error) {
+      return {error: String(error.message || error)};
+    }
     const error = adaptor.tags(node, 'merror')[0] || adaptor.tags(node, 'mjx-merror')[0];
     const errorText = error && (adaptor.getAttribute(error, 'data-mjx-error') || adaptor.textContent(error));
-    if (errorText) {
-      failures.push(`formula ${index}: ${errorText}\n  TeX: ${source}`);
-    }
+    if (errorText) return {error: errorText};
     for (const svg of adaptor.tags(node, 'svg')) slim(adaptor, svg);
-    return adaptor.outerHTML(node);
+    return {eager: adaptor.outerHTML(node), lazy: waiting(adaptor, node)};
   };
-  const rendered = pages.map((formulas) => {
+  const drawnPages = pages.map((formulas) => {
     svg.clearFontCache();
-    const converted = formulas.map(convert);
+    const converted = formulas.map((formula) => convert(formula));
     const glyphs = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
       + 'id="MJX-SVG-global-cache" style="display: none" aria-hidden="true">'
       + adaptor.outerHTML(svg.fontCache.getCache()) + '</svg>';
     return {formulas: converted, glyphs};
   });
-  if (failures.length) {
-    process.stderr.write(`MathJax could not render ${failures.length} formula(s):\n${failures.join('\n')}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(JSON.stringify(rendered));
+  const drawnAlone = alone.map((formula) => {
+    const {eager, error} = convert(formula, selfContained);
+    return error ? {error} : {eager};
+  });
+  process.stdout.write(JSON.stringify({pages: drawnPages, alone: drawnAlone}));
 }
 
 main();
