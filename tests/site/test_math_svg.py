@@ -181,10 +181,11 @@ def test_a_title_s_formula_on_another_page_carries_its_own_glyphs(tiny):
     assert "<path " in formula and "<mi>θ</mi>" in formula
 
 
-def test_a_page_without_formulas_gets_no_glyphs_nor_math_assets(tiny):
+def test_a_page_without_formulas_gets_no_glyphs_nor_math_script(tiny):
+    """(The math styles are on every page: the site links one stylesheet, first_paint.py.)"""
     root, _ = tiny
     html = (root / "html" / "plain.html").read_text()
-    assert "MJX-SVG-global-cache" not in html and "course-math" not in html
+    assert "MJX-SVG-global-cache" not in html and "course-math-lazy.js" not in html
 
 
 def test_a_rebuild_draws_the_pages_it_writes_and_leaves_the_others(tmp_path):
