@@ -73,6 +73,21 @@ def test_numbers_above_a_bound():
         checks.number(1, "base", above=1, hint="the paper uses 10000")
 
 
+@pytest.mark.parametrize("value", [0, 1, 1.0, -0.5, True, float("nan"), "0.5"])
+def test_numbers_between_two_bounds(value):
+    assert checks.number(0.01, "learning_rate", above=0, below=1) == 0.01
+    with pytest.raises(ValueError, match=r"^learning_rate must be a finite number > 0 and < 1, got "):
+        checks.number(value, "learning_rate", above=0, below=1)
+
+
+@pytest.mark.parametrize("value", ["cosine", "ROPE", None, 0, ["rope"], np.array(["rope", "none"])])
+def test_a_choice_names_what_is_allowed(value):
+    assert checks.one_of("rope", "scheme", ("none", "rope")) == "rope"
+    assert checks.one_of("2x", "window", {"seen": 1, "2x": 2}) == "2x"  # the keys of a dict
+    with pytest.raises(ValueError, match=r"^scheme must be one of none, rope, got "):
+        checks.one_of(value, "scheme", ("none", "rope"))
+
+
 @pytest.mark.parametrize(("value", "ok"), [(0, True), (0.1, True), (0.999, True), (1, False), (1.0, False),
                                            (-0.1, False), (True, False), ("0.1", False)])
 def test_probabilities_are_in_zero_to_one(value, ok):
