@@ -18,7 +18,6 @@ from matplotlib.figure import Figure
 
 from embedding_course import checks, plotting, similarity
 from embedding_course.device import to_numpy
-from embedding_course.tables import html_table
 
 EARTH_RADIUS_KM = 6371.0
 
@@ -210,12 +209,15 @@ def id_vs_vector_rows(anchor: str, others: Sequence[str], tokenizer=None,
             for i, (word, token_id) in enumerate(zip(words, token_ids, strict=True)) if i > 0]
 
 
-def id_vs_vector_html(anchor: str, others: Sequence[str]) -> str:
-    """:func:`id_vs_vector_rows` as an HTML table (display it with ``IPython.display.HTML``)."""
+def id_vs_vector_table(anchor: str, others: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    """:func:`id_vs_vector_rows` as text for a table: ``(header, rows)``, numbers formatted.
+
+    A page shows it with ``tables.markdown_table(header, rows)``.
+    """
     rows = id_vs_vector_rows(anchor, others)
     header = ["word", "ID", f"ID gap to '{anchor}'", f"cosine of the learned vectors with '{anchor}'"]
-    cells = [[word, token_id, f"{gap:,}", f"{cosine:.2f}"] for word, token_id, gap, cosine in rows]
-    return html_table(header, cells)
+    cells = [[word, str(token_id), f"{gap:,}", f"{cosine:.2f}"] for word, token_id, gap, cosine in rows]
+    return header, cells
 
 
 # ---------------------------------------------------------------- figures

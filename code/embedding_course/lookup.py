@@ -18,7 +18,6 @@ from torch import nn
 from embedding_course import SEED, checks
 from embedding_course.device import pick_device, to_numpy
 from embedding_course.one_hot import BYTES_PER_NUMBER, check_token_ids
-from embedding_course.tables import html_table
 
 # ---------------------------------------------------------------- from scratch
 
@@ -274,17 +273,6 @@ def parameter_table_rows(
             f"{share:.0%}",
         ])
     return header, rows
-
-
-def parameter_table_html(configs: Sequence[ModelConfig] = MODEL_CONFIGS,
-                         dtypes: Sequence[str] = ("fp32", "bf16", "int8")) -> str:
-    """:func:`parameter_table_rows` as an HTML table (display it with ``IPython.display.HTML``)."""
-    header, rows = parameter_table_rows(configs, dtypes)
-    return html_table(header, rows)
-
-
-
-
 
 
 # ---------------------------------------------------------------- which models tie

@@ -138,10 +138,12 @@ def test_id_vs_vector_rows_rejects_bad_words(others, message):
         ids.id_vs_vector_rows("cat", others)
 
 
-def test_id_vs_vector_html_is_a_table_with_escaped_text():
-    html = ids.id_vs_vector_html("cat", ["dog"])
-    assert html.startswith('<table class="table">') and html.count("<tr>") == 2
-    assert "<td>dog</td><td>3899</td>" in html
+def test_id_vs_vector_table_is_text_rows_under_a_header():
+    header, rows = ids.id_vs_vector_table("cat", ["dog", "kitten"])
+    assert header == ["word", "ID", "ID gap to 'cat'", "cosine of the learned vectors with 'cat'"]
+    assert rows[0][:3] == ["dog", "3899", "1,038"]  # "cat" is 4937
+    assert rows[1][2] == "13,464" and rows[1][3] == f"{ids.id_vs_vector_rows('cat', ['kitten'])[0][3]:.2f}"
+    assert all(isinstance(cell, str) for row in rows for cell in row)
 
 
 def test_wordpiece_still_returns_unk_for_symbols_and_overlong_words():
