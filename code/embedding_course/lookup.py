@@ -241,8 +241,7 @@ def model_config(name: str) -> ModelConfig:
 
 def table_memory_mib(config: ModelConfig, dtype: str = "fp32") -> float:
     """Memory of the token table in MiB (2**20 bytes) in ``dtype`` (``fp32``, ``bf16``, ``int8``)."""
-    if dtype not in BYTES_PER_NUMBER:
-        raise ValueError(f"dtype must be one of {', '.join(BYTES_PER_NUMBER)}, got {dtype!r}")
+    checks.one_of(dtype, "dtype", BYTES_PER_NUMBER)
     return config.table_parameters * BYTES_PER_NUMBER[dtype] / MIB
 
 
@@ -258,8 +257,7 @@ def parameter_table_rows(
     if len(configs) == 0:
         raise ValueError("configs is empty; give at least one ModelConfig")
     for dtype in dtypes:
-        if dtype not in BYTES_PER_NUMBER:
-            raise ValueError(f"dtype must be one of {', '.join(BYTES_PER_NUMBER)}, got {dtype!r}")
+        checks.one_of(dtype, "dtype", BYTES_PER_NUMBER)
     header = ["model", "V x C", "parameters", *(f"{d} MiB" for d in dtypes), "output layer", "share"]
     rows = []
     for config in configs:

@@ -17,6 +17,7 @@ from embedding_course import (
     positional,
     projection,
     rope,
+    rope_scaling,
     similarity,
     tokens,
     training,
@@ -86,6 +87,24 @@ def test_a_choice_names_what_is_allowed(value):
     assert checks.one_of("2x", "window", {"seen": 1, "2x": 2}) == "2x"  # the keys of a dict
     with pytest.raises(ValueError, match=r"^scheme must be one of none, rope, got "):
         checks.one_of(value, "scheme", ("none", "rope"))
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: positional.SinusoidalPositionalEncoding(4, 8, layout="blocks"),
+     "layout must be one of interleaved, halves, got 'blocks'"),
+    (lambda: rope.apply_rope(torch.zeros(2, 4), layout="halves"),
+     "layout must be one of interleaved, rotate_half, got 'halves'"),
+    (lambda: lookup.table_memory_mib(lookup.MODEL_CONFIGS[0], "fp8"),
+     "dtype must be one of fp32, bf16, int8, got 'fp8'"),
+    (lambda: one_hot.memory_bytes(10, "fp64"), "dtype must be one of fp32, bf16, int8, got 'fp64'"),
+    (lambda: pipeline.InputEmbedding(10, 8, 4, positions="rotary"),
+     r"positions must be one of sinusoidal, learned, none, got 'rotary' \(or None, which is none\)"),
+    (lambda: rope_scaling.scaled_frequencies("longrope", 8, 10000.0, 2.0, 16),
+     "method must be one of none, linear, ntk, dynamic, yarn, llama3, got 'longrope'"),
+])
+def test_named_choices_share_one_rule(call, message):
+    with pytest.raises(ValueError, match="^" + message + "$"):
+        call()
 
 
 @pytest.mark.parametrize(("value", "ok"), [(0, True), (0.1, True), (0.999, True), (1, False), (1.0, False),
