@@ -8,6 +8,7 @@ import torch
 from matplotlib.figure import Figure
 
 from embedding_course import ids
+from embedding_course.figures import tokens as token_figures
 
 
 def test_city_ids_are_alphabetical():
@@ -97,9 +98,9 @@ def test_id_neighbours_rejects_bad_span():
 
 
 def test_figures_are_matplotlib_figures():
-    for figure in (ids.map_analogy_figure(), ids.id_gap_figure()):
+    for figure in (token_figures.map_analogy_figure(), token_figures.id_gap_figure()):
         assert isinstance(figure, Figure)
-    assert len(ids.map_analogy_figure().axes) == 2
+    assert len(token_figures.map_analogy_figure().axes) == 2
     assert math.isclose(ids.EARTH_RADIUS_KM, 6371.0)
 
 
