@@ -163,8 +163,7 @@ class MaskExperiment:
 
     def gap(self, mask: str) -> float:
         """Largest difference between B's outputs and A's outputs reordered; 0 = equivariant."""
-        if mask not in self.outputs:
-            raise ValueError(f"mask must be one of {tuple(self.outputs)}, got {mask!r}")
+        checks.one_of(mask, "mask", self.outputs)
         return output_gap(*self.outputs[mask], self.perm)
 
 

@@ -6,6 +6,7 @@ writes ``dim = checks.whole(dim, "dim")``. The rules:
 * a *whole number* is an ``int`` or a NumPy integer (``np.int64(3)`` is fine); ``True``
   and ``False`` are not numbers here, and neither are ``3.0`` or ``"3"``;
 * a *number* is a whole number or a float (Python or NumPy), and must be finite;
+* a *choice* is one of the names a caller lists (``checks.one_of(scheme, "scheme", SCHEMES)``);
 * an *array* is anything :func:`~embedding_course.device.to_numpy` reads (a list, an array,
   a tensor on any device, with or without a gradient), non-empty, of the expected rank;
 * a wrong type or a value out of its range raises ``ValueError``; an index outside the
@@ -61,15 +62,17 @@ def optional_whole(value, name: str, minimum: int = 1, hint: str = "") -> int | 
     return None if value is None else whole(value, name, minimum, hint)
 
 
-def number(value, name: str, above: float | None = None, hint: str = "") -> float:
-    """Check that ``value`` is a finite number, ``> above`` when ``above`` is given.
+def number(value, name: str, above: float | None = None, below: float | None = None,
+           hint: str = "") -> float:
+    """Check that ``value`` is a finite number, ``> above`` and ``< below`` when they are given.
 
     Returns:
         ``value`` as a ``float``.
     """
-    if not is_number(value) or (above is not None and not value > above):
-        rule = "a finite number" + (f" > {above:g}" if above is not None else "")
-        raise _fail(name, rule, value, hint)
+    inside = is_number(value) and (above is None or value > above) and (below is None or value < below)
+    if not inside:
+        limits = [f"{sign} {bound:g}" for sign, bound in ((">", above), ("<", below)) if bound is not None]
+        raise _fail(name, ("a finite number " + " and ".join(limits)).strip(), value, hint)
     return float(value)
 
 
@@ -96,6 +99,22 @@ def probability(value, name: str, include_one: bool = False, hint: str = "") -> 
     if not inside:
         raise _fail(name, f"a probability in [0, 1{']' if include_one else ')'}", value, hint)
     return float(value)
+
+
+def one_of(value, name: str, allowed, hint: str = ""):
+    """Check that ``value`` is one of ``allowed`` (a scheme, a task, a layout: names the caller lists).
+
+    Returns:
+        ``value`` itself.
+    """
+    allowed = tuple(allowed)
+    try:
+        found = value in allowed
+    except (TypeError, ValueError):  # e.g. an array, whose comparison is not one truth value
+        found = False
+    if not found:
+        raise _fail(name, "one of " + ", ".join(str(choice) for choice in allowed), value, hint)
+    return value
 
 
 def index(value, name: str, size: int, of: str = "the valid range") -> int:

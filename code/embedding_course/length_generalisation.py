@@ -72,8 +72,7 @@ def size_ratio(published: int, ours: int) -> int:
 
 def check_task(task) -> None:
     """Raise a ValueError naming the allowed tasks when ``task`` is not one of them."""
-    if task not in TASKS:
-        raise ValueError(f"task must be one of {', '.join(TASKS)}; got {task!r}")
+    checks.one_of(task, "task", TASKS)
 
 
 VOCAB_SIZE = PLAIN_TOKENS + MARKED_TOKENS
@@ -165,17 +164,16 @@ class RunSettings:
         for name in ("train_len", "test_factor", "steps", "batch_size", "d_model", "n_heads", "n_layers",
                      "eval_batch", "check_every", "check_batch", "patience"):
             checks.whole(getattr(self, name), name)
-        if not (isinstance(self.min_gain, (int, float)) and 0 <= self.min_gain < 1):
-            raise ValueError(f"min_gain must be a number from 0 up to 1, got {self.min_gain!r}")
-        if self.dtype not in DTYPES:
-            raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        checks.probability(self.min_gain, "min_gain", hint="a gain in accuracy")
+        checks.one_of(self.dtype, "dtype", DTYPES)
         if self.train_len <= COPY_OFFSET:
             raise ValueError(f"train_len must exceed {COPY_OFFSET} so that copy_back has answers, "
                              f"got {self.train_len}")
-        if not (isinstance(self.learning_rate, (int, float)) and 0 < self.learning_rate < 1):
-            raise ValueError(f"learning_rate must be a number between 0 and 1, got {self.learning_rate!r}")
-        if not self.seeds or not all(isinstance(s, int) and s >= 0 for s in self.seeds):
+        checks.number(self.learning_rate, "learning_rate", above=0, below=1)
+        if isinstance(self.seeds, str) or not self.seeds:
             raise ValueError(f"seeds must be a non-empty tuple of whole numbers >= 0, got {self.seeds!r}")
+        for number, seed in enumerate(self.seeds):
+            checks.whole(seed, f"seeds[{number}]", minimum=0)
         for scheme in self.schemes:
             check_scheme(scheme)
         for task in self.tasks:
@@ -269,8 +267,7 @@ def train_with_history(scheme: str, jobs: list[tuple[str, int]], settings: RunSe
         raise ValueError("jobs is empty; give at least one (task, seed) pair")
     for task, seed in jobs:
         check_task(task)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        checks.whole(seed, "seed", minimum=0)
     device = pick_device() if device is None else torch.device(device)
     models = []
     for _, seed in jobs:
@@ -490,8 +487,7 @@ class Results:
         """The (first, last) test length of a named window."""
         L = self.settings.train_len
         bounds = {"seen": (1, L), "2x": (L + 1, 2 * L), "4x": (2 * L + 1, self.settings.test_len)}
-        if window not in bounds:
-            raise ValueError(f"window must be one of {', '.join(bounds)}; got {window!r}")
+        checks.one_of(window, "window", bounds)
         return bounds[window]
 
     def rows(self) -> list[dict]:

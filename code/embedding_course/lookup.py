@@ -18,7 +18,6 @@ from torch import nn
 from embedding_course import SEED, checks
 from embedding_course.device import pick_device, to_numpy
 from embedding_course.one_hot import BYTES_PER_NUMBER, check_token_ids
-from embedding_course.tables import html_table
 
 # ---------------------------------------------------------------- from scratch
 
@@ -242,8 +241,7 @@ def model_config(name: str) -> ModelConfig:
 
 def table_memory_mib(config: ModelConfig, dtype: str = "fp32") -> float:
     """Memory of the token table in MiB (2**20 bytes) in ``dtype`` (``fp32``, ``bf16``, ``int8``)."""
-    if dtype not in BYTES_PER_NUMBER:
-        raise ValueError(f"dtype must be one of {', '.join(BYTES_PER_NUMBER)}, got {dtype!r}")
+    checks.one_of(dtype, "dtype", BYTES_PER_NUMBER)
     return config.table_parameters * BYTES_PER_NUMBER[dtype] / MIB
 
 
@@ -259,8 +257,7 @@ def parameter_table_rows(
     if len(configs) == 0:
         raise ValueError("configs is empty; give at least one ModelConfig")
     for dtype in dtypes:
-        if dtype not in BYTES_PER_NUMBER:
-            raise ValueError(f"dtype must be one of {', '.join(BYTES_PER_NUMBER)}, got {dtype!r}")
+        checks.one_of(dtype, "dtype", BYTES_PER_NUMBER)
     header = ["model", "V x C", "parameters", *(f"{d} MiB" for d in dtypes), "output layer", "share"]
     rows = []
     for config in configs:
@@ -274,17 +271,6 @@ def parameter_table_rows(
             f"{share:.0%}",
         ])
     return header, rows
-
-
-def parameter_table_html(configs: Sequence[ModelConfig] = MODEL_CONFIGS,
-                         dtypes: Sequence[str] = ("fp32", "bf16", "int8")) -> str:
-    """:func:`parameter_table_rows` as an HTML table (display it with ``IPython.display.HTML``)."""
-    header, rows = parameter_table_rows(configs, dtypes)
-    return html_table(header, rows)
-
-
-
-
 
 
 # ---------------------------------------------------------------- which models tie

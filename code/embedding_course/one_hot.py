@@ -138,8 +138,7 @@ def dense_numbers(seq_len: int, dim: int, batch_size: int = 1) -> int:
 
 def memory_bytes(numbers: int, dtype: str = "fp32") -> int:
     """Bytes needed to store ``numbers`` values in ``dtype`` (``fp32``, ``bf16`` or ``int8``)."""
-    if dtype not in BYTES_PER_NUMBER:
-        raise ValueError(f"dtype must be one of {', '.join(BYTES_PER_NUMBER)}, got {dtype!r}")
+    checks.one_of(dtype, "dtype", BYTES_PER_NUMBER)
     return checks.whole(numbers, "numbers", minimum=0) * BYTES_PER_NUMBER[dtype]
 
 

@@ -65,8 +65,7 @@ class InputEmbedding(nn.Module):
         d_model = checks.whole(d_model, "d_model")
         max_len = checks.whole(max_len, "max_len", hint="the number of positions")
         positions = "none" if positions is None else positions
-        if positions not in POSITION_KINDS:
-            raise ValueError(f"positions must be one of {POSITION_KINDS} (or None), got {positions!r}")
+        checks.one_of(positions, "positions", POSITION_KINDS, hint="or None, which is none")
         dropout = checks.probability(dropout, "dropout")
         padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size, of="the vocabulary")
         init_std = checks.optional_positive(init_std, "init_std", hint="or None for PyTorch's N(0, 1)")

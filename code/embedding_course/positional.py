@@ -52,8 +52,7 @@ def _check_base(base) -> None:
 
 
 def _check_layout(layout) -> None:
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    checks.one_of(layout, "layout", LAYOUTS)
 
 
 def _check_encoding_args(max_len, d_model, base) -> None:

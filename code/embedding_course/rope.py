@@ -46,8 +46,7 @@ def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0, *, inv_fr
     """
     if not torch.is_tensor(x) or x.ndim < 2:
         raise ValueError(f"x must be a tensor of shape (..., T, d), got {getattr(x, 'shape', type(x))}")
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}; got {layout!r}")
+    checks.one_of(layout, "layout", LAYOUTS)
     seq_len, dim = x.shape[-2], x.shape[-1]
     if dim % 2:
         raise ValueError(f"the last dimension of x must be even (channels are rotated in pairs), got {dim}")

@@ -59,9 +59,8 @@ class ExtensionSettings:
 
     def __post_init__(self):
         check_task(self.task)
-        for method in self.methods:
-            if method not in EXTENSION_METHODS:
-                raise ValueError(f"methods must be drawn from {', '.join(EXTENSION_METHODS)}; got {method!r}")
+        for number, method in enumerate(self.methods):
+            checks.one_of(method, f"methods[{number}]", EXTENSION_METHODS)
         for name in ("finetune_steps", "finetune_batch", "eval_batch"):
             checks.whole(getattr(self, name), name)
         checks.number(self.finetune_rate, "finetune_rate", above=0.0)

@@ -213,8 +213,7 @@ def scaled_frequencies(
     Returns:
         ``(inv_freq (dim/2,) float64, attention_factor)``.
     """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    checks.one_of(method, "method", METHODS)
     dim, base, factor = _check(dim, base, factor)
     if method == "none":
         return inverse_frequencies(dim, base), 1.0

@@ -121,8 +121,7 @@ def set_layout(model, layout: str, permute: bool):
     With ``permute=True`` the query and key rows are reordered by :func:`permute_rows` (the
     conversion done right); with ``permute=False`` the weights are loaded as they are (the bug).
     """
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}; got {layout!r}")
+    checks.one_of(layout, "layout", LAYOUTS)
     if getattr(model, "scheme", None) != "rope":
         raise ValueError("set_layout needs a TinyTransformer with scheme 'rope'")
     converted = copy.deepcopy(model)

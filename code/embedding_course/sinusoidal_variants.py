@@ -205,8 +205,7 @@ def variant_encoding(name: str, length: int, d_model: int) -> torch.Tensor:
     Returns:
         Tensor of shape (length, d_model), float64.
     """
-    if name not in VARIANTS:
-        raise ValueError(f"name must be one of {VARIANTS}, got {name!r}")
+    checks.one_of(name, "name", VARIANTS)
     checks.whole(length, "length", hint="the number of tokens")
     positions = torch.arange(length)
     if name == "paper":
@@ -228,39 +227,34 @@ def variant_encoding(name: str, length: int, d_model: int) -> torch.Tensor:
 def _perfect_matching(allowed: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
     """A column for every row, each column used once, only where ``allowed``; None if impossible.
 
-    Augmenting paths (Kuhn's algorithm), started from the allowed part of ``start``.
+    Kuhn's algorithm, the textbook one for a bipartite matching (no dependency of the course
+    has an assignment solver; SciPy's ``linear_sum_assignment`` would be one): each row left
+    without a column takes a free one, or one whose row can move to another, recursively.
+    It starts from the allowed part of ``start``. A column is tried once per search, so the
+    recursion is at most one call per row (512 for the lesson's widest table).
     """
     n = allowed.shape[0]
-    neighbours = [np.flatnonzero(row) for row in allowed]
-    row_to_col = np.full(n, -1)
-    col_to_row = np.full(n, -1)
+    row_of = np.full(n, -1)  # column -> the row that holds it
     if start is not None:
         for row, col in enumerate(start):
-            if allowed[row, col] and col_to_row[col] < 0:
-                row_to_col[row], col_to_row[col] = col, row
-    for root in np.flatnonzero(row_to_col < 0):
-        reached_from = {}  # column -> the row it was reached from
-        stack, free_col = [root], -1
-        while stack and free_col < 0:
-            row = stack.pop()
-            for col in neighbours[row]:
-                if col in reached_from:
-                    continue
-                reached_from[col] = row
-                if col_to_row[col] < 0:
-                    free_col = col
-                    break
-                stack.append(col_to_row[col])
-        if free_col < 0:
+            if allowed[row, col] and row_of[col] < 0:
+                row_of[col] = row
+
+    def give_a_column(row: int, tried: np.ndarray) -> bool:
+        cols = np.flatnonzero(allowed[row] & ~tried)
+        tried[cols] = True
+        free = cols[row_of[cols] < 0]
+        for col in free[:1] if free.size else cols:  # a free column first: the short path
+            if row_of[col] < 0 or give_a_column(row_of[col], tried):
+                row_of[col] = row
+                return True
+        return False
+
+    for row in np.setdiff1d(np.arange(n), row_of):
+        if not give_a_column(row, np.zeros(n, dtype=bool)):
             return None
-        col = free_col
-        while True:  # flip the path: every row on it takes the column it reached
-            row = reached_from[col]
-            previous = row_to_col[row]
-            row_to_col[row], col_to_row[col] = col, row
-            if row == root:
-                break
-            col = previous
+    row_to_col = np.empty(n, dtype=int)
+    row_to_col[row_of] = np.arange(n)
     return row_to_col
 
 
@@ -308,8 +302,7 @@ def paper_order(name: str, d_model: int) -> torch.Tensor:
 
     ``variant[:, paper_order(name, d)]`` is interleaved, sine before cosine.
     """
-    if name not in VARIANTS:
-        raise ValueError(f"name must be one of {VARIANTS}, got {name!r}")
+    checks.one_of(name, "name", VARIANTS)
     _check_width(d_model)
     half = d_model // 2
     if name == "paper":
@@ -354,8 +347,7 @@ DESCRIPTIONS = {
 
 def variant_frequencies(name: str, d_model: int) -> torch.Tensor:
     """The angular frequency of each sin/cos pair of a variant, shape (d_model // 2,)."""
-    if name not in VARIANTS:
-        raise ValueError(f"name must be one of {VARIANTS}, got {name!r}")
+    checks.one_of(name, "name", VARIANTS)
     if name in ("paper", "halves"):
         return paper_frequencies(d_model)
     if name == "stable_diffusion":

@@ -1,9 +1,12 @@
-"""Tables produced by code, for pages and notebooks: Markdown and HTML, always escaped."""
+"""Tables produced by code, for pages and notebooks: Markdown, always escaped.
+
+A notebook, JupyterLab and the website all draw Markdown tables themselves; the package
+writes no HTML.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 import numpy as np
 
@@ -38,19 +41,3 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], bold_column
              "| " + " | ".join("---" for _ in headers) + " |"]
     lines += ["| " + " | ".join(cell(value, i) for i, value in enumerate(row)) + " |" for row in rows]
     return "\n".join(lines)
-
-
-def html_table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
-    """An HTML table with escaped cells (show it with ``IPython.display.HTML``).
-
-    Use it where a cell needs more than Markdown gives, e.g. text that wraps in a narrow column.
-    """
-    if not headers:
-        raise ValueError("headers is empty; a table needs at least one column")
-    for number, row in enumerate(rows):
-        if len(row) != len(headers):
-            raise ValueError(f"row {number} has {len(row)} cells but there are {len(headers)} headers")
-    head = "".join(f"<th>{escape(str(name))}</th>" for name in headers)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>"
-                   for row in rows)
-    return f'<table class="table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'

@@ -38,8 +38,7 @@ SCHEME_NAMES = {
 
 def check_scheme(scheme) -> None:
     """Raise a ValueError naming the allowed schemes when ``scheme`` is not one of them."""
-    if scheme not in SCHEMES:
-        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}; got {scheme!r}")
+    checks.one_of(scheme, "scheme", SCHEMES)
 
 
 class CausalSelfAttention(nn.Module):

@@ -88,8 +88,7 @@ def train_rows(ids, vocab_size: int, unseen: int, padding_idx: int = 0, dim: int
     Returns:
         A :class:`RowHistory`.
     """
-    if setting not in SETTINGS:
-        raise ValueError(f"setting must be one of {SETTINGS}, got {setting!r}")
+    checks.one_of(setting, "setting", SETTINGS)
     vocab_size = checks.whole(vocab_size, "vocab_size", minimum=2)
     steps = checks.whole(steps, "steps")
     lr = checks.positive(lr, "lr")

@@ -17,6 +17,7 @@ from embedding_course import (
     positional,
     projection,
     rope,
+    rope_scaling,
     similarity,
     tokens,
     training,
@@ -71,6 +72,39 @@ def test_numbers_above_a_bound():
     assert checks.number(10000, "base", above=1) == 10000.0
     with pytest.raises(ValueError, match=r"^base must be a finite number > 1, got 1 \(the paper"):
         checks.number(1, "base", above=1, hint="the paper uses 10000")
+
+
+@pytest.mark.parametrize("value", [0, 1, 1.0, -0.5, True, float("nan"), "0.5"])
+def test_numbers_between_two_bounds(value):
+    assert checks.number(0.01, "learning_rate", above=0, below=1) == 0.01
+    with pytest.raises(ValueError, match=r"^learning_rate must be a finite number > 0 and < 1, got "):
+        checks.number(value, "learning_rate", above=0, below=1)
+
+
+@pytest.mark.parametrize("value", ["cosine", "ROPE", None, 0, ["rope"], np.array(["rope", "none"])])
+def test_a_choice_names_what_is_allowed(value):
+    assert checks.one_of("rope", "scheme", ("none", "rope")) == "rope"
+    assert checks.one_of("2x", "window", {"seen": 1, "2x": 2}) == "2x"  # the keys of a dict
+    with pytest.raises(ValueError, match=r"^scheme must be one of none, rope, got "):
+        checks.one_of(value, "scheme", ("none", "rope"))
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: positional.SinusoidalPositionalEncoding(4, 8, layout="blocks"),
+     "layout must be one of interleaved, halves, got 'blocks'"),
+    (lambda: rope.apply_rope(torch.zeros(2, 4), layout="halves"),
+     "layout must be one of interleaved, rotate_half, got 'halves'"),
+    (lambda: lookup.table_memory_mib(lookup.MODEL_CONFIGS[0], "fp8"),
+     "dtype must be one of fp32, bf16, int8, got 'fp8'"),
+    (lambda: one_hot.memory_bytes(10, "fp64"), "dtype must be one of fp32, bf16, int8, got 'fp64'"),
+    (lambda: pipeline.InputEmbedding(10, 8, 4, positions="rotary"),
+     r"positions must be one of sinusoidal, learned, none, got 'rotary' \(or None, which is none\)"),
+    (lambda: rope_scaling.scaled_frequencies("longrope", 8, 10000.0, 2.0, 16),
+     "method must be one of none, linear, ntk, dynamic, yarn, llama3, got 'longrope'"),
+])
+def test_named_choices_share_one_rule(call, message):
+    with pytest.raises(ValueError, match="^" + message + "$"):
+        call()
 
 
 @pytest.mark.parametrize(("value", "ok"), [(0, True), (0.1, True), (0.999, True), (1, False), (1.0, False),

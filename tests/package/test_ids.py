@@ -8,6 +8,7 @@ import torch
 from matplotlib.figure import Figure
 
 from embedding_course import ids
+from embedding_course.figures import tokens as token_figures
 
 
 def test_city_ids_are_alphabetical():
@@ -97,9 +98,9 @@ def test_id_neighbours_rejects_bad_span():
 
 
 def test_figures_are_matplotlib_figures():
-    for figure in (ids.map_analogy_figure(), ids.id_gap_figure()):
+    for figure in (token_figures.map_analogy_figure(), token_figures.id_gap_figure()):
         assert isinstance(figure, Figure)
-    assert len(ids.map_analogy_figure().axes) == 2
+    assert len(token_figures.map_analogy_figure().axes) == 2
     assert math.isclose(ids.EARTH_RADIUS_KM, 6371.0)
 
 
@@ -138,10 +139,12 @@ def test_id_vs_vector_rows_rejects_bad_words(others, message):
         ids.id_vs_vector_rows("cat", others)
 
 
-def test_id_vs_vector_html_is_a_table_with_escaped_text():
-    html = ids.id_vs_vector_html("cat", ["dog"])
-    assert html.startswith('<table class="table">') and html.count("<tr>") == 2
-    assert "<td>dog</td><td>3899</td>" in html
+def test_id_vs_vector_table_is_text_rows_under_a_header():
+    header, rows = ids.id_vs_vector_table("cat", ["dog", "kitten"])
+    assert header == ["word", "ID", "ID gap to 'cat'", "cosine of the learned vectors with 'cat'"]
+    assert rows[0][:3] == ["dog", "3899", "1,038"]  # "cat" is 4937
+    assert rows[1][2] == "13,464" and rows[1][3] == f"{ids.id_vs_vector_rows('cat', ['kitten'])[0][3]:.2f}"
+    assert all(isinstance(cell, str) for row in rows for cell in row)
 
 
 def test_wordpiece_still_returns_unk_for_symbols_and_overlong_words():

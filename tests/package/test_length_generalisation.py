@@ -77,13 +77,16 @@ def test_make_batch_checks_its_arguments(call, error, message):
 @pytest.mark.parametrize("options, message", [
     (dict(train_len=3), "train_len must exceed 3"),
     (dict(steps=0), "steps must be"),
-    (dict(learning_rate=2.0), "learning_rate must be"),
-    (dict(seeds=()), "seeds must be"),
-    (dict(seeds=(0, -1)), "seeds must be"),
+    (dict(learning_rate=2.0), r"^learning_rate must be a finite number > 0 and < 1, got 2\.0$"),
+    (dict(learning_rate=0), "learning_rate must be"),
+    (dict(seeds=()), r"^seeds must be a non-empty tuple of whole numbers >= 0, got \(\)$"),
+    (dict(seeds=(0, -1)), r"^seeds\[1\] must be a whole number >= 0, got -1$"),
+    (dict(seeds=(0, True)), r"^seeds\[1\] must be a whole number >= 0, got True$"),
+    (dict(dtype="float16"), r"^dtype must be one of float32, float64, got 'float16'$"),
     (dict(schemes=("nope",)), "scheme must be one of"),
     (dict(tasks=("sum",)), "task must be one of"),
     (dict(patience=0), "patience must be"),
-    (dict(min_gain=1.5), "min_gain must be"),
+    (dict(min_gain=1.5), r"^min_gain must be a probability in \[0, 1\), got 1\.5 \(a gain in accuracy\)$"),
 ])
 def test_run_settings_check_their_values(options, message):
     with pytest.raises(ValueError, match=message):
@@ -95,11 +98,16 @@ def test_run_experiment_and_train_models_check_their_arguments():
         experiment.run_experiment({"steps": 3})
     with pytest.raises(ValueError, match="jobs is empty"):
         experiment.train_models("none", [], TINY)
-    with pytest.raises(ValueError, match="seed must be"):
+    with pytest.raises(ValueError, match=r"^seed must be a whole number >= 0, got 1\.5$"):
         experiment.train_models("none", [("copy_back", 1.5)], TINY)
+    with pytest.raises(ValueError, match=r"^seed must be a whole number >= 0, got -1$"):
+        experiment.train_models("none", [("copy_back", -1)], TINY)
     results = experiment.run_experiment(TINY)
     with pytest.raises(ValueError, match="window must be one of seen, 2x, 4x"):
         results.window_accuracy("copy_back", "none", "8x")
+    with pytest.raises(ValueError, match=r"^task must be one of copy_back, first_token, marked_token, "
+                                         r"got 'sum'$"):
+        experiment.train_models("none", [("sum", 0)], TINY)
     with pytest.raises(ValueError, match="was not run"):
         figures.accuracy_figure(results, "first_token")
     with pytest.raises(ValueError, match="was not run"):

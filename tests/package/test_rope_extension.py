@@ -36,7 +36,8 @@ def test_yarn_hook_multiplies_queries_and_keys(model):
 
 
 def test_settings_are_checked():
-    with pytest.raises(ValueError, match="methods"):
+    with pytest.raises(ValueError, match=r"^methods\[0\] must be one of none, linear, ntk, yarn, "
+                                         r"got 'dynamic'$"):
         rope_extension.ExtensionSettings(methods=("dynamic",))
     with pytest.raises(ValueError, match="finetune_steps"):
         rope_extension.ExtensionSettings(finetune_steps=0)

@@ -143,10 +143,12 @@ def test_best_permutation_difference_finds_the_optimum_by_brute_force():
         reference = torch.rand(6, 5, generator=generator, dtype=torch.float64)
         brute = min(float((table[:, list(perm)] - reference).abs().max())
                     for perm in itertools.permutations(range(5)))
-        value, perm = sv.best_permutation_difference(table, reference)
-        assert value == pytest.approx(brute)
-        assert float((table[:, perm] - reference).abs().max()) == pytest.approx(value)
-        assert sorted(perm.tolist()) == list(range(5))
+        guess = torch.randperm(5, generator=generator)  # a warm start, allowed in part
+        for value, perm in (sv.best_permutation_difference(table, reference),
+                            sv.best_permutation_difference(table, reference, guess=guess)):
+            assert value == pytest.approx(brute)
+            assert float((table[:, perm] - reference).abs().max()) == pytest.approx(value)
+            assert sorted(perm.tolist()) == list(range(5))
 
 
 def test_best_permutation_undoes_a_shuffle():
@@ -167,6 +169,12 @@ def test_comparison_markdown_has_one_row_per_variant():
 
 
 # ---------------------------------------------------------------- argument checks
+
+
+def test_a_variant_name_is_checked_with_the_allowed_names():
+    with pytest.raises(ValueError, match=r"^name must be one of paper, halves, tensor2tensor, fairseq, ddpm, "
+                                         r"stable_diffusion, got 'gpt2'$"):
+        sv.variant_encoding("gpt2", 10, 8)
 
 
 @pytest.mark.parametrize("call", [

@@ -90,7 +90,7 @@ def test_rope_scheme_scores_do_not_depend_on_where_a_pair_of_tokens_sits():
 
 
 @pytest.mark.parametrize("options, message", [
-    (dict(scheme="cosine"), "scheme must be one of none, sinusoidal, learned, rope, alibi"),
+    (dict(scheme="cosine"), r"^scheme must be one of none, sinusoidal, learned, rope, alibi, got 'cosine'$"),
     (dict(scheme=None), "scheme must be one of"),
     (dict(vocab_size=0), "vocab_size must be a whole number >= 1"),
     (dict(n_classes=2.5), "n_classes must be"),

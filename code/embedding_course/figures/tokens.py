@@ -1,15 +1,79 @@
-"""Figures for lesson 1: a token's neighbours by ID next to its neighbours by learned vector."""
+"""Figures for lesson 1: cities by ID and by place, and a token's neighbours by ID and by learned vector."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+import numpy as np
 import plotly.graph_objects as go
+from matplotlib.figure import Figure
 from plotly.subplots import make_subplots
 
 from embedding_course import ids, plotting
 
 EXPLORER_WORDS = ("cat", "king", "paris", "happy", "red", "river", "music", "three", "computer", "run")
+
+
+# Where to write a city's label on the map, so that labels of close cities do not overlap.
+_LABEL_OFFSETS = {
+    "Amsterdam": ((4, 6), "left"),
+    "Brussels": ((6, -9), "left"),
+    "London": ((-6, 3), "right"),
+    "Paris": ((-6, -9), "right"),
+}
+
+
+def map_analogy_figure() -> Figure:
+    """Two views of the same cities: listed by ID (left) and placed by coordinates (right)."""
+    figure = Figure(figsize=(9.0, 5.6), dpi=110, layout="constrained")
+    by_id, by_place = figure.subplots(1, 2, width_ratios=[1, 3.2])
+    names = ids.city_names()
+    colours = plotting.matplotlib_colors(len(ids.CITIES), "tab20")
+
+    by_id.scatter(np.zeros(len(ids.CITIES)), range(len(ids.CITIES)), c=colours, s=50, zorder=3)
+    by_id.axvline(0, color="#999999", lw=1, zorder=1)
+    for index, name in enumerate(names):
+        by_id.annotate(name, (0, index), xytext=(8, 0), textcoords="offset points", va="center", fontsize=8)
+    by_id.set_yticks(range(len(ids.CITIES)))
+    by_id.set_ylim(len(ids.CITIES) - 0.5, -0.5)  # ID 0 at the top
+    by_id.set_xlim(-0.3, 1.6)
+    by_id.set_xticks([])
+    for side in ("bottom", "right", "top"):
+        by_id.spines[side].set_visible(False)
+    by_id.set_ylabel("city ID (alphabetical order)")
+    by_id.set_title("By ID", fontsize=10)
+
+    longitudes = [city.longitude for city in ids.CITIES]
+    latitudes = [city.latitude for city in ids.CITIES]
+    by_place.scatter(longitudes, latitudes, c=colours, s=60, zorder=3)
+    for index, city in enumerate(ids.CITIES):
+        offset, align = _LABEL_OFFSETS.get(city.name, ((6, 3), "left"))
+        by_place.annotate(f"{city.name} ({index})", (city.longitude, city.latitude), xytext=offset,
+                          textcoords="offset points", fontsize=8, ha=align)
+    by_place.set_xlim(-13, 29)
+    by_place.set_ylim(36, 61.5)
+    by_place.set_aspect(1 / math.cos(math.radians(48)))  # roughly equal km per unit on both axes
+    by_place.grid(alpha=0.3)
+    by_place.set_xlabel("longitude (degrees east)")
+    by_place.set_ylabel("latitude (degrees north)")
+    by_place.set_title("By coordinates: two numbers per city, and distance means distance", fontsize=10)
+    return figure
+
+
+def id_gap_figure() -> Figure:
+    """Scatter of every city pair: gap between the IDs against distance on the map."""
+    pairs = ids.city_pairs()
+    figure = Figure(figsize=(7.0, 3.6), dpi=110, layout="constrained")
+    axes = figure.add_subplot()
+    gaps = [gap for _, _, gap, _ in pairs]
+    kms = [km for _, _, _, km in pairs]
+    axes.scatter(gaps, kms, s=18, color=plotting.PALETTE[0], alpha=0.7)
+    axes.set_xlabel("|ID a - ID b|")
+    axes.set_ylabel("distance on the map (km)")
+    axes.set_title(f"All {len(pairs)} city pairs: the ID gap does not predict the distance", fontsize=10)
+    axes.grid(alpha=0.3)
+    return figure
 
 
 def _bar_state(rows: Sequence[tuple[str, int, float]], word: str, word_id: int) -> dict:
