@@ -246,3 +246,27 @@ def test_no_page_requests_a_font_and_the_icons_are_drawn(browser, site_url, colo
         finally:
             page.context.close()
     assert fonts == []
+
+
+SHIFTS = """window.courseShifts = [];
+new PerformanceObserver(list => { for (const entry of list.getEntries())
+    for (const source of entry.sources || [])
+      if (source.node && source.node.nodeType === 1) window.courseShifts.push(
+        source.node.className || source.node.tagName); })
+  .observe({type: 'layout-shift', buffered: true});"""
+
+
+@pytest.mark.parametrize("viewport", [(412, 823), (1350, 940)])
+def test_nothing_moves_when_the_icon_font_is_ready(browser, site_url, viewport):
+    """The icons' font is decoded after the first layout; each icon has its box from the start."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
+        page = context.new_page()
+        page.add_init_script(SHIFTS)
+        page.goto(f"{site_url}/book/lessons/01_tokens_to_vectors.html", wait_until="load")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        after_frames(page, 5)
+        moved = page.evaluate("window.courseShifts")
+        assert not [name for name in moved if "header" in name or "search" in name], moved
+    finally:
+        context.close()
