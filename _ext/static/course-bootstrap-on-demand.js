@@ -3,7 +3,7 @@
  *
  * The script is a quarter of the JavaScript a lesson runs as it loads, and nothing on the
  * page needs it until the reader points, touches, scrolls or presses a key. The page's
- * tag names the script in data-bootstrap (first_paint.py writes it). A click on a menu
+ * tag names the script in data-bootstrap (course_theme/layout.html writes it). A click on a menu
  * button that comes before the script has arrived opens that menu once it has.
  */
 (function () {

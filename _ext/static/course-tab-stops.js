@@ -1,13 +1,12 @@
 /* A box that scrolls sideways takes the keyboard focus (so it can be scrolled with the arrow
  * keys); a box that does not scroll is no tab stop.
  *
- * The theme decides this once the page is parsed, by measuring every code block and output
- * on the page in one go: one long task on a phone, while the page is still loading. Here
- * the boxes are watched once the page has loaded and the browser is idle, and each box is
- * measured when the browser has laid it out anyway: when it comes near the screen and
- * whenever its size changes. Nothing is written before a box is measured, so the page's
- * style is not recomputed for nothing.
- * Wide formulas (div.math) follow the same rule.
+ * The theme decides this once, when the page has loaded, for code blocks and outputs only.
+ * Here the boxes, wide formulas too, are watched once the page has loaded and the browser is
+ * idle, and each box is measured when the browser has laid it out anyway: when it comes near
+ * the screen and whenever its size changes. Nothing is written before a box is measured, so the page's
+ * style is not recomputed for nothing, and a box that starts or stops scrolling when the
+ * window is resized follows.
  */
 (function () {
   'use strict';
