@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import REPO_ROOT, toc_docnames
 from .test_pages_in_browser import FIGURE_STATE, after_frames, state_after, visit
@@ -39,8 +40,20 @@ def _draw_every_figure(page) -> None:
     for y in range(0, height, 600):
         page.evaluate(f"window.scrollTo(0, {y})")
         after_frames(page)
-    page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
-        .every(gd => gd.querySelector('.main-svg'))""", timeout=120_000)
+    _wait_until_every_figure_is_drawn(page)
+
+
+def _wait_until_every_figure_is_drawn(page) -> None:
+    """Wait until each figure is drawn or has failed; name the ones that did not draw."""
+    states = ("() => [...document.querySelectorAll('.course-plot')]"
+              ".map(gd => [gd.id, gd.dataset.state || 'waiting'])")
+    settled = f"() => ({states})().every(([id, state]) => state === 'drawn' || state === 'failed')"
+    try:
+        page.wait_for_function(settled, timeout=120_000, polling=250)  # a busy CI machine
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"figures not drawn after 120 s: {page.evaluate(states)}") from None
+    not_drawn = [pair for pair in page.evaluate(states) if pair[1] != "drawn"]
+    assert not not_drawn, f"figures that failed to draw: {not_drawn}"
 
 
 def _figures_with_controls(page) -> int:
@@ -72,8 +85,7 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
     docname, result = page_visit
     page = result.page
     page.keyboard.press("Tab")  # no scrolling: a keyboard reader's first Tab draws every figure
-    page.wait_for_function("""() => [...document.querySelectorAll('.course-plot')]
-        .every(gd => gd.querySelector('.main-svg'))""", timeout=120_000)  # a busy CI machine
+    _wait_until_every_figure_is_drawn(page)
     controls = page.locator(CONTROLS)
     expected = _figures_with_controls(page)
     figures_with_keys = page.locator(".course-explorer-controls").count()

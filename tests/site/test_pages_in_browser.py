@@ -55,6 +55,9 @@ def visit(browser, url: str, base: str, color_scheme: str = "light",
     page.on("response", lambda response: response.status >= 400 and result.failed_requests.append(
         f"{response.url}: HTTP {response.status}"))
     page.goto(url, wait_until="networkidle")
+    # A quiet network is not a loaded page: on a busy machine the parser of a long page can
+    # pause for more than the 500 ms of quiet, before the page's scripts have started.
+    page.wait_for_load_state("load")
     return result
 
 
