@@ -17,7 +17,8 @@ LONGEST_FIRST = (
     "test_prose_stability.py", "test_notebooks_live.py", "test_lowest_versions.py", "test_build.py",
     "test_jupyterlab.py",
     # package
-    "test_length_generalisation.py", "test_rope_extension.py", "test_training.py", "test_rotary.py",
+    "test_length_generalisation_claims.py", "test_length_generalisation.py", "test_rope_extension.py",
+    "test_training.py", "test_rotary.py",
 )
 
 

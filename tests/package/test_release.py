@@ -8,7 +8,6 @@ import sys
 from importlib.metadata import distribution, metadata
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 
@@ -26,6 +25,8 @@ def citation() -> dict:
 
 
 def cff_errors(document: dict) -> list[str]:
+    import jsonschema  # here, not at the top: its format checkers take seconds to import
+
     validator = jsonschema.Draft7Validator(json.loads(CFF_SCHEMA.read_text()),
                                            format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
     return [f"{'/'.join(map(str, error.path))}: {error.message}" for error in validator.iter_errors(document)]

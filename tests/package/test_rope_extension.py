@@ -52,6 +52,7 @@ def overlaps(a, b):
     return a.min() <= b.max() and b.min() <= a.max()
 
 
+@pytest.mark.retrains  # trains lesson 8's extension models again
 def test_page_claims(results):
     models = results.settings.models
     chance = 1 / 8

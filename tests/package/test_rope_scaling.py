@@ -5,8 +5,6 @@ import math
 import numpy as np
 import pytest
 import torch
-from transformers import LlamaConfig  # a test-only dependency, pinned in requirements.txt
-from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 from embedding_course import rope_scaling
 from embedding_course.positional import inverse_frequencies
@@ -26,6 +24,11 @@ def hf(rope_type, head_dim, base, factor, original_len, seq_len=None, **extra):
     if rope_type in ("yarn", "llama3"):
         parameters["original_max_position_embeddings"] = original_len
         max_positions = int(original_len * factor)
+    # transformers is a test-only dependency, pinned in requirements.txt; imported here, where it
+    # is used, because its import takes seconds on every test worker that collects this file
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
     config = LlamaConfig(
         hidden_size=head_dim * 2,
         num_attention_heads=2,
