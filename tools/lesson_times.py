@@ -50,8 +50,7 @@ def run(page: Path) -> dict:
 
 
 def main() -> int:
-    sys.path.insert(0, str(ROOT / "_ext"))
-    import kernel_polling
+    import kernel_polling  # beside this file
 
     kernel_polling.install()  # the build's fix for jupyter_client's kernel polling
     import torch

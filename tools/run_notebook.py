@@ -24,13 +24,10 @@ import sys
 from pathlib import Path
 from time import monotonic
 
+import kernel_polling  # beside this file
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "_ext"))
-
-import kernel_polling
 
 # A twin's solution block, as tools/sync_notebooks.py writes it (SOLUTION_TEMPLATE).
 SOLUTION = re.compile(

@@ -82,3 +82,53 @@ def test_the_installed_package_has_every_module(tmp_path):
     files = dict(line.split(" ", 1) for line in imported.stdout.splitlines())
     assert set(files) == expected
     assert all(Path(file).is_relative_to(target) for file in files.values()), "imported from the source tree"
+
+
+# The three homes of the code (CONTRIBUTING, "How the pieces fit"): the teaching package, the
+# site's extension, and the build's tools.
+HOMES = {"package": REPO_ROOT / "code" / "embedding_course", "site": REPO_ROOT / "_ext",
+         "build": REPO_ROOT / "tools"}
+# The one arrow between the site and the build: the build re-renders the pages when the commit
+# that their footer shows changes, and asks the footer's own source which commit that is.
+BUILD_TO_SITE = {("build_book.py", "release_info")}
+
+
+def _imports(path: Path) -> set[str]:
+    """The top-level modules a file imports absolutely, wherever in the file the import sits."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _arrows() -> set[tuple[str, str, str, str]]:
+    """(from home, to home, file, module) for every import from one home into another."""
+    modules = {"package": {"embedding_course"},
+               "site": {path.stem for path in HOMES["site"].glob("*.py")},
+               "build": {path.stem for path in HOMES["build"].glob("*.py")}}
+    home_of = {module: home for home, names in modules.items() for module in names}
+    return {(home, home_of[module], path.name, module)
+            for home, root in HOMES.items() for path in root.rglob("*.py")
+            for module in _imports(path) if home_of.get(module, home) != home}
+
+
+def test_the_site_and_the_build_import_the_package_and_it_imports_neither():
+    arrows = _arrows()
+    assert {(source, target) for source, target, _, _ in arrows} <= {
+        ("site", "package"), ("build", "package"), ("build", "site")}, arrows
+    assert {(path, module) for source, target, path, module in arrows
+            if (source, target) == ("build", "site")} <= BUILD_TO_SITE, arrows
+    assert ("site", "package", "course_site.py", "embedding_course") in arrows  # the test sees imports
+
+
+def test_the_package_knows_nothing_of_the_website():
+    for path in HOMES["package"].rglob("*.py"):
+        imported = _imports(path)
+        assert not imported & {"sphinx", "docutils", "myst_nb", "jupyter_book", "pydata_sphinx_theme"}, path
+        text = path.read_text()
+        assert "COURSE_STATIC_SITE" not in text and "<div" not in text, f"{path}: website markup or switch"

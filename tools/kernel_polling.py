@@ -1,4 +1,4 @@
-"""Sphinx extension: the build's notebook client waits for kernel messages in one-second slices.
+"""The build's notebook client waits for kernel messages in one-second slices.
 
 What it works around. The pages are executed by nbclient through jupyter_client's asyncio
 channels. ``jupyter_client.channels.AsyncZMQSocketChannel.get_msg(timeout)`` makes *one*
@@ -23,7 +23,8 @@ the pages with the explorers switched off, so this patch stays as a bound on any
 wake-up.
 
 How it does it. :func:`install` replaces ``AsyncZMQSocketChannel.get_msg`` for the whole
-process (the build, and ``tools/run_notebook.py``). That method is jupyter_client's, not a
+process that executes pages (``build_book.execute_page``, ``run_notebook.py``,
+``lesson_times.py``). That method is jupyter_client's, not a
 public hook, so the patch refuses to run on versions it was not checked with:
 ``CHECKED_VERSIONS`` must equal the installed jupyter_client and pyzmq (and the pins in
 ``requirements.txt``; a test keeps the three in step).
@@ -35,7 +36,7 @@ How to check whether it is still needed, e.g. after upgrading jupyter_client or 
    ``COURSE_KERNEL_POLLING=off python tools/run_notebook.py book/lessons/05_combined_pipeline.ipynb
    /tmp/out.ipynb``. It prints each cell's time. A stall shows as a cell that takes about
    its timeout (or never ends) although it computes in well under a second.
-3. If no run stalls, delete this file and its line in ``_config.yml``; if one does, keep
+3. If no run stalls, delete this file and its ``install()`` calls; if one does, keep
    the patch with the new versions (the sliced poll is the same code either way).
 """
 
@@ -100,9 +101,3 @@ def install() -> bool:
 
     AsyncZMQSocketChannel.get_msg = get_msg_in_slices
     return True
-
-
-def setup(app):
-    """The Sphinx entry point (listed on its own in ``_config.yml``, apart from the site's assets)."""
-    install()
-    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}
