@@ -321,6 +321,8 @@ def test_two_clean_builds_give_identical_pages_and_figures(tmp_path):
     ) + cell(
         "states = [[plotting.go.Scatter(y=np.sin(np.arange(10) * k))] for k in range(3)]\n"
         "plotting.slider_figure(states, ['a', 'b', 'c'])"
+    ) + cell(  # two stream messages from the kernel: how a cell's printing is split varies
+        "import sys, time\nprint('first line'); sys.stdout.flush(); time.sleep(0.3); print('second line')"
     )
     digests = []
     for name in ("first", "second"):
@@ -330,6 +332,11 @@ def test_two_clean_builds_give_identical_pages_and_figures(tmp_path):
         digests.append(_digest_outputs(tmp_path / name / "_build" / "html"))
     assert len(digests[0]) >= 3, "the tiny book produced no figure"
     assert digests[0] == digests[1]
+    # However the kernel split a cell's printing, the page shows it as one block (nb_merge_streams).
+    blocks = [re.sub(r"<[^>]+>", "", block)
+              for block in re.findall(r"<pre>(.*?)</pre>", _text(tmp_path / "first", "page"), re.DOTALL)]
+    printed = [block for block in blocks if block.startswith("first line")]
+    assert printed == ["first line\nsecond line\n"], blocks
 
 
 @pytest.mark.parametrize("script", ["--check"])
