@@ -4,9 +4,9 @@
  * The theme decides this once, when the page has loaded, for code blocks and outputs only.
  * Here the boxes, wide formulas too, are watched once the page has loaded and the browser is
  * idle, and each box is measured when the browser has laid it out anyway: when it comes near
- * the screen and whenever its size changes. Nothing is written before a box is measured, so the page's
- * style is not recomputed for nothing, and a box that starts or stops scrolling when the
- * window is resized follows.
+ * the screen and whenever its size changes. Nothing is written before a box is measured, so
+ * the page's style is not recomputed for nothing, and a box that starts or stops scrolling
+ * when the window is resized follows.
  */
 (function () {
   'use strict';

@@ -248,7 +248,6 @@ def test_no_page_requests_a_font_and_the_icons_are_drawn(browser, site_url, colo
     assert fonts == []
 
 
-
 @pytest.mark.parametrize("viewport", [(412, 823), (1350, 940)])
 def test_every_icon_has_its_box_before_the_icon_font_is_ready(browser, site_url, viewport):
     """The icons' font is decoded after the first layout: each icon's box has Font Awesome's
