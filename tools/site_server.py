@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import gzip as gzip_module
+import sys
 import threading
 from contextlib import contextmanager
 from http import HTTPStatus
@@ -49,11 +50,19 @@ class GzipHandler(QuietHandler):
         return BytesIO(body)
 
 
+class SiteServer(ThreadingHTTPServer):
+    """A browser that closes a page mid-response is no error worth a traceback."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def serve(root: Path, gzip: bool = False):
     """Yield the base URL of an HTTP server for ``root``; stop it on exit."""
     handler = functools.partial(GzipHandler if gzip else QuietHandler, directory=str(root))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = SiteServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
