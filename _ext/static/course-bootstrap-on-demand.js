@@ -5,6 +5,9 @@
  * page needs it until the reader points, touches, scrolls or presses a key. The page's
  * tag names the script in data-bootstrap (course_theme/layout.html writes it). A click on a menu
  * button that comes before the script has arrived opens that menu once it has.
+ *
+ * Only the page's own scroll counts as a move: the theme scrolls its sidebar to the current
+ * page's link while the page loads, and that scroll event is no reader's.
  */
 (function () {
   'use strict';
@@ -19,7 +22,7 @@
     if (requested) { return; }
     requested = true;
     INTENT.forEach(function (name) { document.removeEventListener(name, load, true); });
-    window.removeEventListener('scroll', load, true);
+    window.removeEventListener('scroll', load);
     var script = document.createElement('script');
     script.src = source;
     script.onload = function () {
@@ -42,5 +45,5 @@
   INTENT.forEach(function (name) {
     document.addEventListener(name, load, {capture: true, passive: true});
   });
-  window.addEventListener('scroll', load, {capture: true, passive: true});
+  window.addEventListener('scroll', load, {passive: true});  // not capture: an element's scroll does not reach it
 })();

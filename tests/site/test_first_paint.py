@@ -96,6 +96,23 @@ def test_bootstrap_loads_at_the_first_move_and_the_first_click_opens_a_menu(brow
         page.context.close()
 
 
+@pytest.mark.parametrize("viewport", [(1280, 700), (390, 844)])  # the sidebar is taller than both
+@pytest.mark.parametrize("docname", ["book/lessons/09_questions", "book/about/instructors"])
+def test_the_themes_own_sidebar_scroll_does_not_load_bootstrap(browser, site_url, docname, viewport):
+    """On a page far down the sidebar, the theme scrolls the sidebar to its link while the page
+    loads; that is no reader's move, so Bootstrap still waits."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=viewport)
+    page = result.page
+    try:
+        page.wait_for_function("document.querySelector('.bd-sidebar-primary').scrollTop > 0")
+        after_frames(page, 4)  # the sidebar's scroll event has been dispatched
+        assert _bootstrap_requests(page) == [] and page.evaluate("window.bootstrap === undefined")
+        page.mouse.wheel(0, 300)
+        page.wait_for_function("window.bootstrap !== undefined")
+    finally:
+        page.context.close()
+
+
 @pytest.fixture
 def tiny_site(tmp_path):
     """A built site's static folder in miniature: a theme sheet that imports another, the
