@@ -8,8 +8,18 @@ Usage:
 
 The site is served with gzip, as a static host serves it. Lighthouse (npm, pinned in
 tools/bench-js/package.json) drives Debian's Chromium with its mobile and desktop presets;
-each page is measured RUNS times per preset and the median is reported. Lighthouse's
-simulated throttling scales what it observes, so run this on an otherwise idle machine.
+each page is measured RUNS times per preset and the median is reported. Run this on an
+otherwise idle machine.
+
+Lighthouse's mobile preset slows the CPU down 4 times, a factor chosen so that a fast desktop
+(its benchmarkIndex 1500-2000) stands in for a mid-range phone; on a slower or faster host the
+same factor stands for a slower or faster phone. So, as Lighthouse's docs/throttling.md advises,
+each mobile run is calibrated to the host's speed during that run. Lighthouse's throttling is
+simulated: it loads the page at full speed, measures the host (its benchmarkIndex), and only
+later, as it audits, works out how long each task would take on the slower CPU. So each mobile
+run gathers first (``-G``), then audits (``-A``) with the slowdown that Lighthouse's calculator
+gives for the benchmarkIndex of that same run (``cpu_slowdown``). ``--cpu-slowdown 4``
+measures with the fixed default instead.
 Prints Markdown tables and writes _build/bench.json.
 """
 
@@ -22,6 +32,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,6 +58,55 @@ METRICS = {
 
 
 HOST_SPEED = "host benchmarkIndex"
+SLOWDOWN = "CPU slowdown"
+
+
+def cpu_slowdown(benchmark_index: float) -> float:
+    """The CPU slowdown that makes this host a mid-range phone, from its Lighthouse benchmarkIndex.
+
+    Lighthouse's calculator (linked from its docs/throttling.md): 150 -> 1x, 800 -> 2x,
+    1300 -> 3x, then one more per 233 (1533 -> 4x, the default; 2000 -> 6x).
+    """
+    if benchmark_index < 150:
+        raise ValueError(f"benchmarkIndex {benchmark_index:g} is below 150: this host is too slow "
+                         "to stand in for a phone")
+    if benchmark_index < 800:
+        return 1 + (benchmark_index - 150) / 650
+    if benchmark_index < 1300:
+        return 2 + (benchmark_index - 800) / 500
+    return 3 + (benchmark_index - 1300) / 233
+
+
+def lighthouse(url: str, *options: str) -> dict:
+    """Run Lighthouse on ``url``; its JSON report (None when ``options`` only gather)."""
+    command = ["node", str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
+               f"--chrome-flags={CHROME_FLAGS}", "--only-categories=" + ",".join(CATEGORIES), *options]
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env={**os.environ, "CHROME_PATH": CHROME_PATH})
+    if result.returncode != 0:
+        raise SystemExit(f"bench: lighthouse failed on {url}:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout) if result.stdout.strip() else None
+
+
+def calibrated_mobile_run(url: str, slowdown: float | None) -> dict:
+    """Lighthouse's mobile report of one load of ``url``, its CPU slowdown fitted to that load.
+
+    The load is gathered once; its artifacts hold the host's benchmarkIndex and the settings
+    it was gathered with. The audit then simulates the page on a CPU ``slowdown`` times slower
+    (by default the calculator's for that benchmarkIndex): the only setting that changes, and
+    one that simulated throttling uses only when it audits.
+    """
+    with tempfile.TemporaryDirectory(prefix="course-bench-") as folder:
+        lighthouse(url, f"--gather-mode={folder}")
+        artifacts_file = Path(folder) / "artifacts.json"
+        artifacts = json.loads(artifacts_file.read_text())
+        if artifacts["settings"]["throttlingMethod"] != "simulate":
+            raise SystemExit("bench: Lighthouse no longer simulates its throttling; calibrate differently")
+        if slowdown is None:
+            slowdown = round(cpu_slowdown(artifacts["BenchmarkIndex"]), 2)
+        artifacts["settings"]["throttling"]["cpuSlowdownMultiplier"] = slowdown
+        artifacts_file.write_text(json.dumps(artifacts))
+        return lighthouse(url, f"--audit-mode={folder}", f"--throttling.cpuSlowdownMultiplier={slowdown}")
 
 
 def timed_build(label: str) -> float:
@@ -75,32 +135,32 @@ def build_timings() -> dict[str, float]:
     return timings
 
 
-def lighthouse_run(url: str, preset: str) -> dict[str, float]:
-    """One Lighthouse run of one page: category scores (0-100) and metrics."""
-    command = ["node", str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
-               f"--chrome-flags={CHROME_FLAGS}", "--only-categories=" + ",".join(CATEGORIES)]
+def lighthouse_run(url: str, preset: str, slowdown: float | None = None) -> dict[str, float]:
+    """One Lighthouse run of one page: category scores (0-100) and metrics.
+
+    ``slowdown`` is the mobile CPU slowdown; None fits it to the host's speed during the run.
+    """
     if preset == "desktop":
-        command.append("--preset=desktop")
-    result = subprocess.run(command, capture_output=True, text=True,
-                            env={**os.environ, "CHROME_PATH": CHROME_PATH})
-    if result.returncode != 0:
-        raise SystemExit(f"bench: lighthouse failed on {url}:\n{result.stderr[-3000:]}")
-    report = json.loads(result.stdout)
+        report = lighthouse(url, "--preset=desktop")
+    else:
+        report = calibrated_mobile_run(url, slowdown)
     values = {name: round(100 * report["categories"][name]["score"]) for name in CATEGORIES}
     for audit, (column, divisor, _) in METRICS.items():
         values[column] = report["audits"][audit]["numericValue"] / divisor
-    # Lighthouse's measure of the host's speed: a slower host gives lower mobile scores.
+    # Lighthouse's measure of the host's speed during the run, and the slowdown it ran with
     values[HOST_SPEED] = report["environment"]["benchmarkIndex"]
+    values[SLOWDOWN] = report["configSettings"]["throttling"]["cpuSlowdownMultiplier"]
     return values
 
 
-def lighthouse_table(docnames: list[str], runs: int, presets: list[str]) -> dict[str, dict]:
-    """The median of ``runs`` Lighthouse runs per page and preset."""
+def lighthouse_table(docnames: list[str], runs: int, presets: list[str],
+                     slowdown: float | None = None) -> dict[str, dict]:
+    """The median of ``runs`` Lighthouse runs per page and preset (``slowdown``: see ``lighthouse_run``)."""
     results: dict[str, dict] = {}
     with serve(HTML_ROOT, gzip=True) as base:
         for preset in presets:
             for docname in docnames:
-                samples = [lighthouse_run(f"{base}/{docname}.html", preset) for _ in range(runs)]
+                samples = [lighthouse_run(f"{base}/{docname}.html", preset, slowdown) for _ in range(runs)]
                 median = {key: statistics.median(sample[key] for sample in samples) for key in samples[0]}
                 results[f"{preset} {docname}"] = median
                 print(f"{preset} {docname}: " + ", ".join(f"{k} {v:g}" for k, v in median.items()),
@@ -118,8 +178,12 @@ def print_lighthouse(results: dict[str, dict], runs: int) -> None:
         cells = [formats.get(column, "{:.0f}").format(values[column]) for column in columns]
         print(f"| {page} | " + " | ".join(cells) + " |")
     speeds = [values[HOST_SPEED] for values in results.values()]
+    slowdowns = [values[SLOWDOWN] for page, values in results.items() if page.startswith("mobile")]
     print(f"\nHost speed during these runs (Lighthouse benchmarkIndex, median per page): "
-          f"{min(speeds):.0f}-{max(speeds):.0f}. The lower it is, the lower the mobile scores.")
+          f"{min(speeds):.0f}-{max(speeds):.0f}.")
+    if slowdowns:
+        print(f"Mobile CPU slowdown (median per page): {min(slowdowns):.2f}-{max(slowdowns):.2f}x "
+              "(Lighthouse's default is 4x, right for a host of benchmarkIndex about 1533).")
 
 
 def select_pages(wanted: list[str] | None) -> list[str]:
@@ -139,9 +203,14 @@ def main() -> int:
     parser.add_argument("--presets", nargs="*", default=["mobile", "desktop"], choices=["mobile", "desktop"])
     parser.add_argument("--no-build", action="store_true", help="skip the build timings")
     parser.add_argument("--no-lighthouse", action="store_true", help="skip Lighthouse")
+    parser.add_argument("--cpu-slowdown", type=float, default=None,
+                        help="a fixed mobile CPU slowdown (Lighthouse's default: 4); "
+                             "without it, each mobile run's is fitted to the host's speed")
     args = parser.parse_args()
     if args.runs < 1:
         raise SystemExit(f"bench: --runs must be at least 1, got {args.runs}")
+    if args.cpu_slowdown is not None and not 1 <= args.cpu_slowdown <= 20:
+        raise SystemExit(f"bench: --cpu-slowdown must be between 1 and 20, got {args.cpu_slowdown:g}")
     results: dict[str, object] = {}
     if not args.no_build:
         results["build"] = build_timings()
@@ -150,7 +219,8 @@ def main() -> int:
             raise SystemExit("bench: Lighthouse is not installed; run `make bench` (it installs it)")
         if not (HTML_ROOT / "index.html").exists():
             raise SystemExit("bench: no built site; run `make` first")
-        results["lighthouse"] = lighthouse_table(select_pages(args.pages), args.runs, args.presets)
+        results["lighthouse"] = lighthouse_table(select_pages(args.pages), args.runs, args.presets,
+                                                 args.cpu_slowdown)
     (REPO_ROOT / "_build").mkdir(exist_ok=True)
     (REPO_ROOT / "_build" / "bench.json").write_text(json.dumps(results, indent=2) + "\n")
     if "build" in results:

@@ -1,0 +1,25 @@
+"""`make bench` measures mobile pages on a phone of one speed, whatever the host's speed."""
+
+from __future__ import annotations
+
+import bench
+import pytest
+
+
+@pytest.mark.parametrize(("benchmark_index", "slowdown"), [
+    (150, 1.0), (800, 2.0), (1300, 3.0), (1533, 4.0), (1766, 5.0), (2000, 6.0)])
+def test_the_slowdown_is_lighthouses_calculator(benchmark_index, slowdown):
+    # the anchor points of Lighthouse's CPU throttling calculator (docs/throttling.md links it)
+    assert bench.cpu_slowdown(benchmark_index) == pytest.approx(slowdown, abs=0.01)
+
+
+def test_the_slowdown_grows_with_the_host_speed_without_jumps():
+    indices = range(150, 4000, 7)
+    slowdowns = [bench.cpu_slowdown(index) for index in indices]
+    assert all(b > a for a, b in zip(slowdowns, slowdowns[1:]))
+    assert max(b - a for a, b in zip(slowdowns, slowdowns[1:])) < 0.04
+
+
+def test_a_host_too_slow_for_a_phone_is_refused():
+    with pytest.raises(ValueError, match="below 150"):
+        bench.cpu_slowdown(120)
