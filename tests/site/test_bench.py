@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import bench
 import pytest
 
@@ -16,8 +18,8 @@ def test_the_slowdown_is_lighthouses_calculator(benchmark_index, slowdown):
 def test_the_slowdown_grows_with_the_host_speed_without_jumps():
     indices = range(150, 4000, 7)
     slowdowns = [bench.cpu_slowdown(index) for index in indices]
-    assert all(b > a for a, b in zip(slowdowns, slowdowns[1:]))
-    assert max(b - a for a, b in zip(slowdowns, slowdowns[1:])) < 0.04
+    assert all(b > a for a, b in pairwise(slowdowns))
+    assert max(b - a for a, b in pairwise(slowdowns)) < 0.04
 
 
 def test_a_host_too_slow_for_a_phone_is_refused():
