@@ -13,12 +13,12 @@ otherwise idle machine.
 
 Lighthouse's mobile preset slows the CPU down 4 times, a factor chosen so that a fast desktop
 (its benchmarkIndex 1500-2000) stands in for a mid-range phone; on a slower or faster host the
-same factor stands for a slower or faster phone. So, as Lighthouse's docs/throttling.md advises,
+same factor stands for a slower or faster phone. As Lighthouse's docs/throttling.md advises,
 each mobile run is calibrated to the host's speed during that run. Lighthouse's throttling is
 simulated: it loads the page at full speed, measures the host (its benchmarkIndex), and only
 later, as it audits, works out how long each task would take on the slower CPU. So each mobile
-run gathers first (``-G``), then audits (``-A``) with the slowdown that Lighthouse's calculator
-gives for the benchmarkIndex of that same run (``cpu_slowdown``). ``--cpu-slowdown 4``
+run gathers first (``--gather-mode``), then audits (``--audit-mode``) with the slowdown that
+Lighthouse's calculator gives for the benchmarkIndex of that same run (``cpu_slowdown``). ``--cpu-slowdown 4``
 measures with the fixed default instead.
 Prints Markdown tables and writes _build/bench.json.
 """
@@ -77,7 +77,7 @@ def cpu_slowdown(benchmark_index: float) -> float:
     return 3 + (benchmark_index - 1300) / 233
 
 
-def lighthouse(url: str, *options: str) -> dict:
+def lighthouse(url: str, *options: str) -> dict | None:
     """Run Lighthouse on ``url``; its JSON report (None when ``options`` only gather)."""
     command = ["node", str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
                f"--chrome-flags={CHROME_FLAGS}", "--only-categories=" + ",".join(CATEGORIES), *options]
