@@ -108,3 +108,16 @@ def test_without_glue_keeps_the_computation():
     kept = "from course_glue import glue\nglue('a', 1)\nkeep = glue\n"
     assert twin_cells.without_glue(kept).startswith("from course_glue import glue")
     assert twin_cells.without_glue("%time x = 1\nglue('x', 1)") == "%time x = 1\nglue('x', 1)"  # not Python
+
+
+def test_lesson_9_questions_give_their_numbers_not_only_their_names():
+    """A check-yourself question names its data by value (glued), so that a reader of the site,
+    who does not see the constants' cell, reads numbers, not just `SLOW_BASE`."""
+    from embedding_course.exercises import questions
+
+    text = " ".join(" ".join(markdown_cells(REPO_ROOT / "book" / "lessons" / "09_questions.ipynb")).split())
+    assert (f"A RoPE head {questions.SLOW_HEAD_DIM} wide (`SLOW_HEAD_DIM`) with base "
+            f"{questions.SLOW_BASE:,.0f} (`SLOW_BASE`) runs on contexts of {questions.SLOW_CONTEXT:,} "
+            "tokens (`SLOW_CONTEXT`)") in text
+    mask = ", ".join(str(bit) for bit in questions.PADDING_MASK)
+    assert f"has the mask {mask} (`PADDING_MASK`)" in text
