@@ -110,14 +110,28 @@ def test_without_glue_keeps_the_computation():
     assert twin_cells.without_glue("%time x = 1\nglue('x', 1)") == "%time x = 1\nglue('x', 1)"  # not Python
 
 
+def lesson_prose(name: str) -> str:
+    """A lesson twin's Markdown, with every run of white space made one space."""
+    return " ".join(" ".join(markdown_cells(REPO_ROOT / "book" / "lessons" / f"{name}.ipynb")).split())
+
+
 def test_lesson_9_questions_give_their_numbers_not_only_their_names():
     """A check-yourself question names its data by value (glued), so that a reader of the site,
     who does not see the constants' cell, reads numbers, not just `SLOW_BASE`."""
     from embedding_course.exercises import questions
 
-    text = " ".join(" ".join(markdown_cells(REPO_ROOT / "book" / "lessons" / "09_questions.ipynb")).split())
+    text = lesson_prose("09_questions")
     assert (f"A RoPE head {questions.SLOW_HEAD_DIM} wide (`SLOW_HEAD_DIM`) with base "
             f"{questions.SLOW_BASE:,.0f} (`SLOW_BASE`) runs on contexts of {questions.SLOW_CONTEXT:,} "
             "tokens (`SLOW_CONTEXT`)") in text
     mask = ", ".join(str(bit) for bit in questions.PADDING_MASK)
     assert f"has the mask {mask} (`PADDING_MASK`)" in text
+
+
+def test_lesson_5_exercises_give_their_numbers_not_only_their_names():
+    from embedding_course.exercises import pipeline
+
+    text = lesson_prose("05_combined_pipeline")
+    assert f"at most {pipeline.BATCH_MAX_LEN} tokens per sentence (`BATCH_MAX_LEN`)" in text
+    assert (f"= {pipeline.SHAPE_D_MODEL} (`SHAPE_D_MODEL`), truncated to {pipeline.SHAPE_MAX_LEN} tokens "
+            "(`SHAPE_MAX_LEN`)") in text
