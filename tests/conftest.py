@@ -10,11 +10,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("COURSE_DEVICE", "cpu")
 
 # The files that train models, execute pages or build books, longest first: pytest-xdist hands
-# files to its workers in collection order, so starting these first keeps one long file from
-# running alone at the end while the other core idles.
+# files to its workers in collection order (with --no-loadscope-reorder, as the Makefile runs it;
+# by default it sorts them by their number of tests), so starting these first keeps one long
+# file from running alone at the end while the other core idles.
 LONGEST_FIRST = (
     # site
-    "test_prose_stability.py", "test_notebooks_live.py", "test_lowest_versions.py", "test_build.py",
+    "test_notebooks_live.py", "test_build.py", "test_accessibility.py", "test_lowest_versions.py",
     "test_jupyterlab.py",
     # package
     "test_length_generalisation_claims.py", "test_length_generalisation.py", "test_rope_extension.py",

@@ -8,7 +8,9 @@ quotes such numbers at a resolution their spread supports.
 
 This script executes pages under ``SETUPS``, arithmetic paths that really round differently
 on one machine, and compares the text that each ``{glue:text}`` of the prose shows. It also
-reports which raw glued values moved, so a run shows that the set-ups bite.
+reports which raw glued values moved, so a run shows that the set-ups bite. The site tests
+take a learner's set-up from their run of each notebook twin (``tools/run_notebook.py --glue``)
+instead of running the page once more.
 
 Usage:
     python tools/prose_stability.py book/lessons/07_length_generalisation.md [...]
@@ -37,11 +39,15 @@ from sync_notebooks import executed_notebook, execution_caches, glue_lookup, glu
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PINNED = (*SAME_ON_EVERY_CPU, *SAME_ON_EVERY_AVX2_CPU)
 # Arithmetic set-ups, each the variables set on top of an environment with none of PINNED.
+BUILD = "the build's path"
+LEARNERS = "the libraries' own choices, two threads"
+"""A learner's kernel: the tests run the notebook twins here, and their run stands for this set-up."""
+PORTABLE = "PyTorch's portable kernels, one thread"
 SETUPS = {
-    "the build's path": "pinned",
-    "the libraries' own choices, two threads": {"OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"},
-    "PyTorch's portable kernels, one thread": {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1",
-                                               "MKL_NUM_THREADS": "1", "MKL_CBWR": "COMPATIBLE"},
+    BUILD: "pinned",
+    LEARNERS: {"OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"},
+    PORTABLE: {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+               "MKL_CBWR": "COMPATIBLE"},
 }
 # A float32 sum whose last digits follow the order of the additions: it shows that the set-ups
 # above really round differently on this machine.
@@ -124,12 +130,25 @@ def compare(pages: list[Path], jobs: int = os.cpu_count() or 1) -> dict:
         results = dict(zip(jobs_list, pool.map(lambda job: run(*job), jobs_list), strict=True))
     report = {"texts": {}, "values": {}}
     for page in pages:
-        for kind in report:
-            keys = results[page, next(iter(SETUPS))][kind]
-            moved = {key: {setup: results[page, setup][kind].get(key) for setup in SETUPS} for key in keys}
-            moved = {key: by_setup for key, by_setup in moved.items() if len(set(by_setup.values())) > 1}
-            if moved:
-                report[kind][str(page.relative_to(REPO_ROOT) if page.is_absolute() else page)] = moved
+        for kind, moved_here in moved({setup: results[page, setup] for setup in SETUPS}).items():
+            if moved_here:
+                report[kind][str(page.relative_to(REPO_ROOT) if page.is_absolute() else page)] = moved_here
+    return report
+
+
+def moved(by_setup: dict[str, dict]) -> dict:
+    """What differs between one page's results (``prose``) under several set-ups.
+
+    Returns:
+        ``{"texts": {glue: {setup: text}}, "values": {key: {setup: value}}}``, each holding only
+        the entries that differ; a key missing under a set-up reads ``None`` there.
+    """
+    first = next(iter(by_setup.values()))
+    report = {}
+    for kind in ("texts", "values"):
+        found = {key: {setup: result[kind].get(key) for setup, result in by_setup.items()}
+                 for key in first[kind]}
+        report[kind] = {key: by_key for key, by_key in found.items() if len(set(by_key.values())) > 1}
     return report
 
 

@@ -1,6 +1,7 @@
 """Execute a notebook top to bottom in a fresh kernel and save the executed copy.
 
 Usage: python tools/run_notebook.py IN.ipynb OUT.ipynb [--timeout SECONDS] [--solutions REPORT.json]
+                                   [--glue PAGE.md GLUED.json]
 
 Runs in its own process so that a test can bound it with a time limit and read the result.
 Exits 1 with the failing cell's traceback if a cell raises, 2 if a cell runs past the limit.
@@ -13,6 +14,11 @@ Run All skips) is also run where it sits, as a learner who opens it would run it
 lesson's cells above it, in a copy of the kernel's namespace (what one solution imports is not
 there for the next). Its printed output is written to REPORT.json, one entry per solution;
 the saved notebook holds the lesson's cells only, as Run All leaves them.
+
+With ``--glue``, the run also says what the page's prose would quote if this run had built it:
+after each cell, the ``glue(...)`` code the twin left out there (``twin_cells.glue_after_cells``)
+runs in a copy of the kernel's namespace, and the values it glues are written to GLUED.json as
+a notebook. ``tools/prose_stability.py`` compares them with the build's.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from time import monotonic
 
 import kernel_polling  # beside this file
 import nbformat
+import twin_cells  # beside this file
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
@@ -50,6 +57,9 @@ def _course_run_alone(source):
 _course_run_alone({source!r})
 del _course_run_alone
 '''
+GLUE_ALONE = '''
+exec(compile({source!r}, "<glue>", "exec"), dict(globals()))  # a copy: the lesson's names stay as they are
+'''
 
 
 def solutions(notebook: nbformat.NotebookNode) -> dict[int, str]:
@@ -69,15 +79,26 @@ def output_text(cell: nbformat.NotebookNode) -> str:
     return "\n".join(parts)
 
 
-def execute(client: NotebookClient, notebook: nbformat.NotebookNode, run_solutions: bool) -> list[dict]:
-    """Run the code cells in order (and each solution where it sits); the solutions' reports."""
+def execute(client: NotebookClient, notebook: nbformat.NotebookNode, run_solutions: bool,
+            glue: dict[int, str] | None = None) -> tuple[list[dict], nbformat.NotebookNode]:
+    """Run the code cells in order (and each solution where it sits, and ``glue`` after its cell).
+
+    Returns:
+        The solutions' reports, and a notebook of one cell that holds what ``glue`` glued.
+    """
     found = solutions(notebook) if run_solutions else {}
     reports = []
+    glued = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell()])
     client.reset_execution_trackers()
     with client.setup_kernel():
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type == "code":
                 client.execute_cell(cell, index)  # a lesson cell: an error here stops the run
+                if glue and index in glue:
+                    probe = nbformat.v4.new_code_cell(GLUE_ALONE.format(source=glue[index]))
+                    client.execute_cell(probe, index)  # stored at this index: put the cell back
+                    notebook.cells[index] = cell
+                    glued.cells[0].outputs += probe.outputs
             elif index in found:
                 probe = nbformat.v4.new_code_cell(RUN_ALONE.format(source=found[index]))
                 try:
@@ -88,7 +109,7 @@ def execute(client: NotebookClient, notebook: nbformat.NotebookNode, run_solutio
                 notebook.cells[index] = cell  # ...where the Markdown solution stays
                 reports.append({"cell": index, "output": output_text(probe), "error": error})
         client.set_widgets_metadata()
-    return reports
+    return reports, glued
 
 
 def main() -> int:
@@ -98,9 +119,12 @@ def main() -> int:
     parser.add_argument("--timeout", type=int, default=300, help="seconds allowed per cell")
     parser.add_argument("--solutions", type=Path, metavar="REPORT",
                         help="also run every solution alone; write what each printed to this JSON file")
+    parser.add_argument("--glue", nargs=2, type=Path, metavar=("PAGE", "GLUED"),
+                        help="also run the page's glue code after its cells; write the values to GLUED")
     args = parser.parse_args()
     kernel_polling.install()
     notebook = nbformat.read(args.notebook, as_version=4)
+    glue = twin_cells.glue_after_cells(args.glue[0].read_text(), notebook) if args.glue else None
     started = {}
 
     def report(cell, cell_index, **_):
@@ -112,7 +136,7 @@ def main() -> int:
                             on_cell_start=lambda cell, cell_index: started.update({cell_index: monotonic()}),
                             on_cell_executed=report)
     try:
-        reports = execute(client, notebook, run_solutions=args.solutions is not None)
+        reports, glued = execute(client, notebook, run_solutions=args.solutions is not None, glue=glue)
     except CellTimeoutError as error:
         print(f"a cell ran past {args.timeout} s:\n{error}", file=sys.stderr)
         return 2
@@ -123,6 +147,8 @@ def main() -> int:
         nbformat.write(notebook, args.output)
     if args.solutions is not None:
         args.solutions.write_text(json.dumps(reports, indent=1) + "\n")
+    if args.glue:
+        nbformat.write(glued, args.glue[1])
     return 0
 
 

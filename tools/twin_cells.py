@@ -9,7 +9,9 @@ Markdown (``myst_markdown.py``), so:
 * :func:`figure_labels` numbers each page's figures per lesson ("Figure 4.3": lesson 4, third
   figure) and :func:`section_labels` finds the heading under each ``(label)=`` target, so that
   ``{numref}`` and ``{ref}`` become a figure number and a link a notebook reader can follow;
-* :func:`caption_cell` is the Markdown cell under a figure: its number and caption.
+* :func:`caption_cell` is the Markdown cell under a figure: its number and caption;
+* :func:`glue_after_cells` gives back what the twin left out, so that a run of the twin can
+  also say what the page's prose would quote (``tools/run_notebook.py --glue``).
 """
 
 from __future__ import annotations
@@ -95,6 +97,59 @@ def without_glue(source: str) -> str:
         kept.append(line)
         removed_since_kept = False
     return "\n".join(kept).strip("\n")
+
+
+def glue_code(source: str) -> str:
+    """The ``glue(...)`` statements that :func:`without_glue` drops from ``source``, as code to run.
+
+    Each must stand at the top level of the cell (or be a loop or ``if`` of glue alone there),
+    so that it can run after the cell: a glue call inside other code raises ``ValueError``.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ""
+    top_level = [statement for statement in tree.body if _only_glue(statement)]
+    if len(_glue_lines(tree.body)) != sum(s.end_lineno - s.lineno + 1 for s in top_level):
+        raise ValueError(f"a glue call sits inside other code; move it to the cell's top level:\n{source}")
+    return "\n".join(ast.get_source_segment(source, statement) for statement in top_level)
+
+
+def glue_after_cells(markdown: str, twin: nbformat.NotebookNode) -> dict[int, str]:
+    """What to run in a twin's kernel, and after which of its cells, to glue what the page glues.
+
+    A page's code cell is in its twin without its glue (or not at all, if it is for the website
+    alone). Run after the twin's cell ``index``, ``code[index]`` publishes the same glue values
+    as the page: the glue the cells up to there dropped, and the code of the page's cells for the
+    website alone that glue (they compute only for the prose).
+
+    Args:
+        markdown: the page's MyST source.
+        twin: its notebook twin, matched to the page by its code cells' text.
+    Returns:
+        ``{twin cell index: code}``; the code imports ``glue`` itself.
+    Raises:
+        ValueError: a twin code cell that is not a page cell without its glue (sync the twin).
+    """
+    twin_code = [(index, cell.source) for index, cell in enumerate(twin.cells) if cell.cell_type == "code"]
+    code: dict[int, list[str]] = {}
+    position, last = 0, None
+    for cell in jupytext.reads(markdown, fmt="md:myst").cells:
+        if cell.cell_type != "code":
+            continue
+        if position < len(twin_code) and twin_code[position][1] == without_glue(cell.source):
+            last = twin_code[position][0]
+            position += 1
+            glue = glue_code(cell.source)
+        else:  # the website's alone, a solution (Markdown in the twin), or all glue
+            glue = cell.source if "glue(" in cell.source and not in_twin(cell) else glue_code(cell.source)
+        if glue:
+            if last is None:
+                raise ValueError("the page glues before the twin's first code cell")
+            code.setdefault(last, []).append(glue)
+    if position != len(twin_code):
+        raise ValueError(f"the twin's code cell {twin_code[position][0]} is not on the page: sync the twin")
+    return {index: "from course_glue import glue\n\n" + "\n".join(parts) for index, parts in code.items()}
 
 
 def lesson_number(page: Path) -> str:

@@ -110,6 +110,68 @@ def test_without_glue_keeps_the_computation():
     assert twin_cells.without_glue("%time x = 1\nglue('x', 1)") == "%time x = 1\nglue('x', 1)"  # not Python
 
 
+def test_glue_code_is_what_without_glue_drops_and_refuses_glue_inside_other_code():
+    source = "x = 2\nglue('x', x)\nfor name in ['a', 'b']:\n    glue(name, 1)\nprint(x)"
+    assert twin_cells.glue_code(source) == "glue('x', x)\nfor name in ['a', 'b']:\n    glue(name, 1)"
+    assert twin_cells.glue_code("x = 1") == ""
+    with pytest.raises(ValueError, match="inside other code"):
+        twin_cells.glue_code("for n in range(3):\n    y = n * n\n    glue(f'y{n}', y)")
+
+
+def test_glue_after_cells_puts_each_glue_after_the_twin_cell_that_computes_its_value():
+    page = """---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+```{code-cell} ipython3
+from course_glue import glue
+
+x = 2
+glue("x", x)
+```
+
+```{code-cell} ipython3
+:tags: [remove-cell]
+
+y = x + 1
+glue("y", y)
+```
+
+```{code-cell} ipython3
+z = 3
+```
+
+```{code-cell} ipython3
+glue("z", z)
+```
+"""
+    twin = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A page"),
+                                           nbformat.v4.new_code_cell("x = 2"),
+                                           nbformat.v4.new_code_cell("z = 3")])
+    code = twin_cells.glue_after_cells(page, twin)
+    assert sorted(code) == [1, 2]
+    assert code[1] == 'from course_glue import glue\n\nglue("x", x)\ny = x + 1\nglue("y", y)'
+    assert code[2] == 'from course_glue import glue\n\nglue("z", z)'
+    twin.cells[2].source = "z = 4"  # a twin that is out of sync with its page
+    with pytest.raises(ValueError, match="sync the twin"):
+        twin_cells.glue_after_cells(page, twin)
+
+
+def test_every_page_glue_runs_after_a_twin_cell():
+    """Each page's glue can be read out from a run of its twin (none sits inside other code)."""
+    for page in sorted((REPO_ROOT / "book" / "lessons").glob("*.md")):
+        twin = nbformat.read(page.with_suffix(".ipynb"), as_version=4)
+        code = twin_cells.glue_after_cells(page.read_text(), twin)
+        glued = sum(part.count("glue(") for part in code.values())
+        assert glued == page.read_text().count("glue("), page.name
+
+
 def lesson_prose(name: str) -> str:
     """A lesson twin's Markdown, with every run of white space made one space."""
     return " ".join(" ".join(markdown_cells(REPO_ROOT / "book" / "lessons" / f"{name}.ipynb")).split())
