@@ -1,4 +1,5 @@
-"""Run every lesson notebook top to bottom in a live kernel, as Binder, Colab or Jupyter would.
+"""Run every notebook twin (the lessons and the about pages) top to bottom in a live kernel, as Binder,
+Colab or Jupyter would.
 
 The live ipywidgets explorers are really built and displayed (the site skips those cells; a
 twin runs them), and the Plotly figures use Plotly's own notebook renderer. Each notebook runs in
@@ -31,7 +32,7 @@ import sync_notebooks
 
 from .conftest import REPO_ROOT
 
-NOTEBOOKS = sorted((REPO_ROOT / "book" / "lessons").glob("*.ipynb"))
+NOTEBOOKS = sorted((REPO_ROOT / "book").rglob("*.ipynb"))  # the lessons' and the about pages' twins
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 DRAWABLE = {"text/plain", "text/html", "text/markdown", "image/png", "image/svg+xml", "text/latex",
             "application/vnd.plotly.v1+json", WIDGET_MIME}
@@ -189,7 +190,8 @@ def test_every_solution_runs_alone_after_the_cells_above_it(learners_run):
     notebook_path, notebook, reports, _ = learners_run
     exercises = sum(bool(re.search(r"^answer = None\b", cell.source, re.MULTILINE))
                     for cell in notebook.cells if cell.cell_type == "code")  # the learner's exercise cells
-    assert reports and len(reports) == exercises, f"{len(reports)} solutions for {exercises} exercise cells"
+    assert len(reports) == exercises, f"{len(reports)} solutions for {exercises} exercise cells"
+    assert exercises or notebook_path.parent.name != "lessons", f"{notebook_path.name} has no exercise"
     failures = [f"cell {r['cell']}: {r['error'] or r['output'][-500:]}" for r in reports
                 if r["error"] or "Correct!" not in r["output"] or "Not yet." in r["output"]]
     assert not failures, f"{notebook_path.name}: solutions that fail on their own:\n" + "\n".join(failures)
