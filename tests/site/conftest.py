@@ -10,11 +10,28 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILT_SITE = REPO_ROOT / "_build" / "html"
+# The front matter of a MyST notebook page, for the small pages that tests write
+FRONT_MATTER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+"""
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 
 import build_book  # noqa: E402
 from screenshot import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from site_server import serve  # noqa: E402
+
+
+def code_cell(source: str) -> str:
+    """A MyST code cell holding ``source`` (options such as ``:tags: [...]`` on its first lines)."""
+    return f"```{{code-cell}} ipython3\n{source}\n```\n\n"
 
 
 def toc_docnames() -> list[str]:

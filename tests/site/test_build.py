@@ -17,22 +17,9 @@ import pytest
 
 from embedding_course.device import build_info
 
-from .conftest import REPO_ROOT
+from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 BUILD_SCRIPT = REPO_ROOT / "tools" / "build_book.py"
-
-FRONT_MATTER = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-"""
-
 
 def make_book(root: Path, page_body: str, probe_source: str = "VALUE = 1\n",
               modules: dict[str, str] | None = None, pages: dict[str, str] | None = None) -> Path:
@@ -66,10 +53,6 @@ def run_build(root: Path) -> subprocess.CompletedProcess:
     )
 
 
-def cell(source: str) -> str:
-    return f"```{{code-cell}} ipython3\n{source}\n```\n\n"
-
-
 # Pages that each break the build in their own way, in two tiny books built once each: a cell
 # that fails stops the build before Sphinx renders, and a warning fails the rendering. Each book
 # reports every broken page, so each test reads its own page's failure.
@@ -81,9 +64,9 @@ FAILING_PAGES = {
 }
 WARNING_PAGES = {
     "page": "A link to {doc}`a page that does not exist <nowhere>`.\n",
-    "warns": cell("import warnings\nwarnings.warn('a warning inside a cell')"),
+    "warns": code_cell("import warnings\nwarnings.warn('a warning inside a cell')"),
     # stdout first: stderr must not hide inside a merged stream
-    "stderr_after_stdout": cell("import sys\nprint('some output')\n"
+    "stderr_after_stdout": code_cell("import sys\nprint('some output')\n"
                                 "print('a library warning', file=sys.stderr)"),
 }
 
@@ -103,7 +86,7 @@ def build_broken_book(root: Path, pages: dict[str, str]) -> tuple[str, int, Path
 def failing_build(tmp_path_factory):
     """(output, return code, root) of a tiny book whose pages' cells fail."""
     return build_broken_book(tmp_path_factory.mktemp("failing"),
-                             {name: cell(source) for name, source in FAILING_PAGES.items()})
+                             {name: code_cell(source) for name, source in FAILING_PAGES.items()})
 
 
 @pytest.fixture(scope="module")
@@ -152,8 +135,8 @@ def test_a_cell_writing_to_stderr_fails_the_build(warning_build, page):
 
 
 # Each execution of the other page prints a new number, so a re-execution shows in its HTML.
-STAMP_CELL = cell("import other, time\nprint('other', other.VALUE, 'run', time.time_ns())")
-ARITHMETIC_PROBE = cell(
+STAMP_CELL = code_cell("import other, time\nprint('other', other.VALUE, 'run', time.time_ns())")
+ARITHMETIC_PROBE = code_cell(
     "import os, torch\n"
     "print('kernels', torch.backends.cpu.get_cpu_capability(), 'threads', torch.get_num_threads(),\n"
     "      'mkl', os.environ.get('MKL_CBWR'))")
@@ -168,11 +151,11 @@ def life(tmp_path_factory):
     """One tiny book through the life of a course: built cold, rebuilt unchanged, then after an
     edit to each kind of file, and cold again. Each stage: (build output, each page's HTML)."""
     root = tmp_path_factory.mktemp("life")
-    make_book(root, cell("import probe\nprint('probe value', probe.VALUE)") + ARITHMETIC_PROBE,
+    make_book(root, code_cell("import probe\nprint('probe value', probe.VALUE)") + ARITHMETIC_PROBE,
               "from helper import WORD\nVALUE = 'first ' + WORD\n",
               modules={"helper": "WORD = 'one'\n", "other": "VALUE = 'a'\n"},
               pages={"other": STAMP_CELL,
-                     "slow": cell("import time\ntime.sleep(2)\nprint('slow page', 'done')")})
+                     "slow": code_cell("import time\ntime.sleep(2)\nprint('slow page', 'done')")})
     (root / "_ext").unlink()  # a copy, to edit: the real extension stays as it is
     shutil.copytree(REPO_ROOT / "_ext", root / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
     for shared in ("tools", ".vendor"):  # what the extension finds beside itself
@@ -314,14 +297,14 @@ def _digest_outputs(html_root: Path) -> dict[str, str]:
 
 
 def test_two_clean_builds_give_identical_pages_and_figures(tmp_path):
-    body = cell(
+    body = code_cell(
         "import numpy as np\nimport torch\nfrom embedding_course import plotting, positional\n"
         "torch.manual_seed(0)\nnoise = torch.randn(6, 8)\n"
         "plotting.heatmap(positional.sinusoidal_encoding(16, 8, device='cpu') + noise[:1], diverging=True)"
-    ) + cell(
+    ) + code_cell(
         "states = [[plotting.go.Scatter(y=np.sin(np.arange(10) * k))] for k in range(3)]\n"
         "plotting.slider_figure(states, ['a', 'b', 'c'])"
-    ) + cell(  # two stream messages from the kernel: how a cell's printing is split varies
+    ) + code_cell(  # two stream messages from the kernel: how a cell's printing is split varies
         "import sys, time\nprint('first line'); sys.stdout.flush(); time.sleep(0.3); print('second line')"
     )
     digests = []

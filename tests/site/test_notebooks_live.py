@@ -30,7 +30,7 @@ import prose_stability
 import pytest
 import sync_notebooks
 
-from .conftest import REPO_ROOT
+from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 NOTEBOOKS = sorted((REPO_ROOT / "book").rglob("*.ipynb"))  # the lessons' and the about pages' twins
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -109,34 +109,9 @@ def test_runner_runs_each_solution_alone_after_the_cells_above_it(tmp_path):
 
 def test_runner_reads_out_the_pages_glue_without_touching_the_lessons_names(tmp_path):
     page = tmp_path / "twin.md"
-    page.write_text("""---
-jupytext:
-  text_representation:
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
-```{code-cell} ipython3
-from course_glue import glue
-
-x = 2
-glue("x", x)
-```
-
-```{code-cell} ipython3
-:tags: [remove-cell]
-
-hidden = x * 10
-glue("hidden", hidden)
-```
-
-```{code-cell} ipython3
-print("hidden" in globals())
-```
-""")
+    page.write_text(FRONT_MATTER + code_cell('from course_glue import glue\n\nx = 2\nglue("x", x)')
+                    + code_cell(':tags: [remove-cell]\n\nhidden = x * 10\nglue("hidden", hidden)')
+                    + code_cell('print("hidden" in globals())'))
     notebook_path = write_notebook(tmp_path / "twin.ipynb", "x = 2", 'print("hidden" in globals())')
     glued = tmp_path / "glued.json"
     result = run_notebook(notebook_path, tmp_path / "out.ipynb", glue=(page, glued))

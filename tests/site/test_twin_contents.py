@@ -11,7 +11,7 @@ import jupytext
 import nbformat
 import pytest
 
-from .conftest import REPO_ROOT
+from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 
@@ -119,38 +119,9 @@ def test_glue_code_is_what_without_glue_drops_and_refuses_glue_inside_other_code
 
 
 def test_glue_after_cells_puts_each_glue_after_the_twin_cell_that_computes_its_value():
-    page = """---
-jupytext:
-  text_representation:
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
-```{code-cell} ipython3
-from course_glue import glue
-
-x = 2
-glue("x", x)
-```
-
-```{code-cell} ipython3
-:tags: [remove-cell]
-
-y = x + 1
-glue("y", y)
-```
-
-```{code-cell} ipython3
-z = 3
-```
-
-```{code-cell} ipython3
-glue("z", z)
-```
-"""
+    page = (FRONT_MATTER + code_cell('from course_glue import glue\n\nx = 2\nglue("x", x)')
+            + code_cell(':tags: [remove-cell]\n\ny = x + 1\nglue("y", y)')
+            + code_cell("z = 3") + code_cell('glue("z", z)'))
     twin = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A page"),
                                            nbformat.v4.new_code_cell("x = 2"),
                                            nbformat.v4.new_code_cell("z = 3")])
