@@ -32,7 +32,8 @@ import sync_notebooks
 
 from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
-NOTEBOOKS = sorted((REPO_ROOT / "book").rglob("*.ipynb"))  # the lessons' and the about pages' twins
+# every page's twin: the lessons' and the about pages'
+NOTEBOOKS = [page.with_suffix(".ipynb") for page in sync_notebooks.notebook_pages(REPO_ROOT)]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 DRAWABLE = {"text/plain", "text/html", "text/markdown", "image/png", "image/svg+xml", "text/latex",
             "application/vnd.plotly.v1+json", WIDGET_MIME}
@@ -182,5 +183,5 @@ def test_every_number_the_prose_quotes_reads_the_same_under_every_set_up(learner
     moved = prose_stability.moved(results)
     assert not moved["texts"], f"{page.name}: the prose reads differently under {list(results)}: " + str(
         moved["texts"])
-    if page in TRAINS_OR_SAMPLES and page not in IN_FLOAT64:  # the assertion above can fail here
+    if page in TRAINS_OR_SAMPLES and page not in IN_FLOAT64:  # the set-ups bite on this page
         assert moved["values"], f"{page.name}: no raw glued value moved between {list(results)}"

@@ -15,9 +15,11 @@ from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 
+import sync_notebooks
 import twin_cells
 
-TWINS = sorted((REPO_ROOT / "book").rglob("*.ipynb"))
+# every page's twin (not a copy Jupyter keeps in .ipynb_checkpoints/)
+TWINS = [page.with_suffix(".ipynb") for page in sync_notebooks.notebook_pages(REPO_ROOT)]
 LESSON_TWINS = [path for path in TWINS if twin_cells.lesson_number(path)]
 FIGURE_CAPTION = re.compile(r"^\*\*Figure (?P<number>[\d.]+)\.\*\* \S")
 FIGURE_MENTION = re.compile(r"\b(?:Fig\.|Figure|Figs\.|Figures)\s+(?P<number>\d+(?:\.\d+)?)")
@@ -136,9 +138,9 @@ def test_glue_after_cells_puts_each_glue_after_the_twin_cell_that_computes_its_v
 
 def test_every_page_glue_runs_after_a_twin_cell():
     """Each page's glue can be read out from a run of its twin (none sits inside other code)."""
-    for page in sorted((REPO_ROOT / "book" / "lessons").glob("*.md")):
-        twin = nbformat.read(page.with_suffix(".ipynb"), as_version=4)
-        code = twin_cells.glue_after_cells(page.read_text(), twin)
+    for twin_path in TWINS:
+        page = twin_path.with_suffix(".md")
+        code = twin_cells.glue_after_cells(page.read_text(), nbformat.read(twin_path, as_version=4))
         glued = sum(part.count("glue(") for part in code.values())
         assert glued == page.read_text().count("glue("), page.name
 
