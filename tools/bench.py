@@ -14,12 +14,16 @@ otherwise idle machine.
 Lighthouse's mobile preset slows the CPU down 4 times, a factor chosen so that a fast desktop
 (its benchmarkIndex 1500-2000) stands in for a mid-range phone; on a slower or faster host the
 same factor stands for a slower or faster phone. As Lighthouse's docs/throttling.md advises,
-each mobile run is calibrated to the host's speed during that run. Lighthouse's throttling is
-simulated: it loads the page at full speed, measures the host (its benchmarkIndex), and only
-later, as it audits, works out how long each task would take on the slower CPU. So each mobile
-run gathers first (``--gather-mode``), then audits (``--audit-mode``) with the slowdown that
-Lighthouse's calculator gives for the benchmarkIndex of that same run (``cpu_slowdown``). ``--cpu-slowdown 4``
-measures with the fixed default instead.
+the slowdown is fitted to the host's speed. Lighthouse's throttling is simulated: it loads the
+page at full speed, measures the host (its benchmarkIndex), and only later, as it audits, works
+out how long each task would take on the slower CPU. So every mobile load is gathered first
+(``--gather-mode``, each page RUNS times, the pages taken in turn), and then each is audited
+(``--audit-mode``) with one slowdown: Lighthouse's calculator (``cpu_slowdown``) at the median
+benchmarkIndex of all those loads. One index per load would not do on a shared host: it
+measures a moment before the page loads, not the page's own work (eight loads of lesson 4 here:
+indices 1,184-1,601, main-thread work 666-833 ms at full speed, the most work on the load with
+the highest index), so a slowdown fitted to each load added its noise to the scores.
+``--cpu-slowdown 4`` measures with the fixed default instead.
 Prints Markdown tables and writes _build/bench.json.
 """
 
@@ -77,6 +81,13 @@ def cpu_slowdown(benchmark_index: float) -> float:
     return 3 + (benchmark_index - 1300) / 233
 
 
+def host_slowdown(benchmark_indices: list[float]) -> float:
+    """One CPU slowdown for every load of a session: the calculator's at their median index."""
+    if not benchmark_indices:
+        raise ValueError("host_slowdown needs the benchmarkIndex of at least one load")
+    return round(cpu_slowdown(statistics.median(benchmark_indices)), 2)
+
+
 def lighthouse(url: str, *options: str) -> dict | None:
     """Run Lighthouse on ``url``; its JSON report (None when ``options`` only gather)."""
     command = ["node", str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
@@ -88,25 +99,26 @@ def lighthouse(url: str, *options: str) -> dict | None:
     return json.loads(result.stdout) if result.stdout.strip() else None
 
 
-def calibrated_mobile_run(url: str, slowdown: float | None) -> dict:
-    """Lighthouse's mobile report of one load of ``url``, its CPU slowdown fitted to that load.
+def gather(url: str, folder: Path) -> float:
+    """Load ``url`` once with Lighthouse's mobile settings, keep the load in ``folder``; return
+    the host's benchmarkIndex measured with it."""
+    lighthouse(url, f"--gather-mode={folder}")
+    artifacts = json.loads((folder / "artifacts.json").read_text())
+    if artifacts["settings"]["throttlingMethod"] != "simulate":
+        raise SystemExit("bench: Lighthouse no longer simulates its throttling; calibrate differently")
+    return artifacts["BenchmarkIndex"]
 
-    The load is gathered once; its artifacts hold the host's benchmarkIndex and the settings
-    it was gathered with. The audit then simulates the page on a CPU ``slowdown`` times slower
-    (by default the calculator's for that benchmarkIndex): the only setting that changes, and
-    one that simulated throttling uses only when it audits.
+
+def audit(url: str, folder: Path, slowdown: float) -> dict:
+    """Lighthouse's mobile report of the load kept in ``folder``, on a CPU ``slowdown`` times slower.
+
+    The slowdown is the only setting that changes: simulated throttling uses it only when it audits.
     """
-    with tempfile.TemporaryDirectory(prefix="course-bench-") as folder:
-        lighthouse(url, f"--gather-mode={folder}")
-        artifacts_file = Path(folder) / "artifacts.json"
-        artifacts = json.loads(artifacts_file.read_text())
-        if artifacts["settings"]["throttlingMethod"] != "simulate":
-            raise SystemExit("bench: Lighthouse no longer simulates its throttling; calibrate differently")
-        if slowdown is None:
-            slowdown = round(cpu_slowdown(artifacts["BenchmarkIndex"]), 2)
-        artifacts["settings"]["throttling"]["cpuSlowdownMultiplier"] = slowdown
-        artifacts_file.write_text(json.dumps(artifacts))
-        return lighthouse(url, f"--audit-mode={folder}", f"--throttling.cpuSlowdownMultiplier={slowdown}")
+    artifacts_file = folder / "artifacts.json"
+    artifacts = json.loads(artifacts_file.read_text())
+    artifacts["settings"]["throttling"]["cpuSlowdownMultiplier"] = slowdown
+    artifacts_file.write_text(json.dumps(artifacts))
+    return lighthouse(url, f"--audit-mode={folder}", f"--throttling.cpuSlowdownMultiplier={slowdown}")
 
 
 def timed_build(label: str) -> float:
@@ -135,32 +147,54 @@ def build_timings() -> dict[str, float]:
     return timings
 
 
-def lighthouse_run(url: str, preset: str, slowdown: float | None = None) -> dict[str, float]:
-    """One Lighthouse run of one page: category scores (0-100) and metrics.
-
-    ``slowdown`` is the mobile CPU slowdown; None fits it to the host's speed during the run.
-    """
-    if preset == "desktop":
-        report = lighthouse(url, "--preset=desktop")
-    else:
-        report = calibrated_mobile_run(url, slowdown)
+def summary(report: dict) -> dict[str, float]:
+    """One Lighthouse report's category scores (0-100), metrics, host speed and CPU slowdown."""
     values = {name: round(100 * report["categories"][name]["score"]) for name in CATEGORIES}
-    for audit, (column, divisor, _) in METRICS.items():
-        values[column] = report["audits"][audit]["numericValue"] / divisor
-    # Lighthouse's measure of the host's speed during the run, and the slowdown it ran with
+    for audit_id, (column, divisor, _) in METRICS.items():
+        values[column] = report["audits"][audit_id]["numericValue"] / divisor
+    # Lighthouse's measure of the host's speed during the load, and the slowdown it audited with
     values[HOST_SPEED] = report["environment"]["benchmarkIndex"]
     values[SLOWDOWN] = report["configSettings"]["throttling"]["cpuSlowdownMultiplier"]
     return values
 
 
+def mobile_reports(urls: dict[str, str], runs: int, slowdown: float | None) -> dict[str, list[dict]]:
+    """``runs`` mobile reports per page (name: URL), all audited with one CPU slowdown.
+
+    ``slowdown`` None fits it to the host: the calculator's at the median benchmarkIndex of
+    every load. The pages are loaded in turn, so that a slow spell of the host is shared out.
+    """
+    with tempfile.TemporaryDirectory(prefix="course-bench-") as scratch:
+        loads: dict[str, list[Path]] = {name: [] for name in urls}
+        speeds = []
+        for _ in range(runs):
+            for name, url in urls.items():
+                folder = Path(scratch) / f"{len(speeds)}"
+                folder.mkdir()
+                speeds.append(gather(url, folder))
+                loads[name].append(folder)
+        if slowdown is None:
+            slowdown = host_slowdown(speeds)
+        print(f"mobile: {len(speeds)} loads, benchmarkIndex {min(speeds):.0f}-{max(speeds):.0f} "
+              f"(median {statistics.median(speeds):.0f}); audited at {slowdown:g}x", flush=True)
+        return {name: [audit(urls[name], folder, slowdown) for folder in folders]
+                for name, folders in loads.items()}
+
+
 def lighthouse_table(docnames: list[str], runs: int, presets: list[str],
                      slowdown: float | None = None) -> dict[str, dict]:
-    """The median of ``runs`` Lighthouse runs per page and preset (``slowdown``: see ``lighthouse_run``)."""
+    """The median of ``runs`` Lighthouse runs per page and preset (``slowdown``: see ``mobile_reports``)."""
     results: dict[str, dict] = {}
     with serve(HTML_ROOT, gzip=True) as base:
+        urls = {docname: f"{base}/{docname}.html" for docname in docnames}
         for preset in presets:
-            for docname in docnames:
-                samples = [lighthouse_run(f"{base}/{docname}.html", preset, slowdown) for _ in range(runs)]
+            if preset == "mobile":
+                reports = mobile_reports(urls, runs, slowdown)
+            else:
+                reports = {name: [lighthouse(url, "--preset=desktop") for _ in range(runs)]
+                           for name, url in urls.items()}
+            for docname, page_reports in reports.items():
+                samples = [summary(report) for report in page_reports]
                 median = {key: statistics.median(sample[key] for sample in samples) for key in samples[0]}
                 results[f"{preset} {docname}"] = median
                 print(f"{preset} {docname}: " + ", ".join(f"{k} {v:g}" for k, v in median.items()),
@@ -182,8 +216,8 @@ def print_lighthouse(results: dict[str, dict], runs: int) -> None:
     print(f"\nHost speed during these runs (Lighthouse benchmarkIndex, median per page): "
           f"{min(speeds):.0f}-{max(speeds):.0f}.")
     if slowdowns:
-        print(f"Mobile CPU slowdown (median per page): {min(slowdowns):.2f}-{max(slowdowns):.2f}x "
-              "(Lighthouse's default is 4x, right for a host of benchmarkIndex about 1533).")
+        print(f"Mobile CPU slowdown: {max(slowdowns):.2f}x (Lighthouse's default is 4x, right for "
+              "a host of benchmarkIndex about 1533).")
 
 
 def select_pages(wanted: list[str] | None) -> list[str]:
@@ -205,7 +239,7 @@ def main() -> int:
     parser.add_argument("--no-lighthouse", action="store_true", help="skip Lighthouse")
     parser.add_argument("--cpu-slowdown", type=float, default=None,
                         help="a fixed mobile CPU slowdown (Lighthouse's default: 4); "
-                             "without it, each mobile run's is fitted to the host's speed")
+                             "without it, one is fitted to the host's median speed over every load")
     args = parser.parse_args()
     if args.runs < 1:
         raise SystemExit(f"bench: --runs must be at least 1, got {args.runs}")

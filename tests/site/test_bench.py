@@ -25,3 +25,15 @@ def test_the_slowdown_grows_with_the_host_speed_without_jumps():
 def test_a_host_too_slow_for_a_phone_is_refused():
     with pytest.raises(ValueError, match="below 150"):
         bench.cpu_slowdown(120)
+
+
+def test_one_slowdown_for_every_load_fitted_to_their_median_speed():
+    # loads of lesson 4 on a shared host: the index of a single load says little about its work
+    indices = [1360, 1234, 1328.5, 1600.5, 1284, 1396, 1184, 1242.5]
+    assert bench.host_slowdown(indices) == round(bench.cpu_slowdown(1306.25), 2) == 3.03
+    assert bench.host_slowdown([*indices, 4000]) == bench.host_slowdown([*indices, 1400])
+
+
+def test_no_loads_no_slowdown():
+    with pytest.raises(ValueError, match="at least one load"):
+        bench.host_slowdown([])
