@@ -22,17 +22,14 @@ LOCK := $(if $(filter cuda,$(TORCH)),requirements-cuda.txt,requirements.txt)
 # find-links folder that holds torch-X+cpu) must have it.
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 
-# --no-compile: Python compiles a module the first time it is imported and keeps it, so the
-# set-up does not compile the thousands of modules nothing here imports (measured: installing
-# the lock file took 161 s, 87 s without).
 $(VENV)/.installed: $(LOCK) requirements-nodeps.txt code/pyproject.toml _ext/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@cpu_index=""; if [ "$(TORCH)" = cpu ]; then \
 	  if $(PYTHON) -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/torch/", timeout=20)' \
 	      $(TORCH_CPU_INDEX) 2>/dev/null; then cpu_index="--extra-index-url $(TORCH_CPU_INDEX)"; \
 	  else echo "make: $(TORCH_CPU_INDEX) does not answer; PyTorch's CPU build must come from pip's own sources"; fi; \
-	fi; set -x; $(PY) -m pip install --quiet --no-compile --require-hashes $$cpu_index -r $(LOCK)
-	$(PY) -m pip install --quiet --no-compile --require-hashes --no-deps -r requirements-nodeps.txt
+	fi; set -x; $(PY) -m pip install --quiet --require-hashes $$cpu_index -r $(LOCK)
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements-nodeps.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e code
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e _ext  # MyST-NB's MIME renderers (entry points)
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null

@@ -57,8 +57,8 @@ def lowest_environment(environment: Path, front_end: list[str] = ()) -> Path:
     packages = [f"ipywidgets=={ipywidgets}", f"plotly=={plotly}", *front_end]
     packages += IPYWIDGETS_7_COMPANIONS if ipywidgets.startswith("7.") else []
     packages += PLOTLY_5_COMPANIONS if plotly.startswith("5.") else []
-    install = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-compile", "--no-deps",
-                              *packages], capture_output=True, text=True)
+    install = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", *packages],
+                             capture_output=True, text=True)
     assert install.returncode == 0, install.stderr[-3000:]
     # the project's packages come after the old ones on the path
     purelib = "import sysconfig; print(sysconfig.get_path('purelib'))"
