@@ -22,6 +22,9 @@ LOCK := $(if $(filter cuda,$(TORCH)),requirements-cuda.txt,requirements.txt)
 # find-links folder that holds torch-X+cpu) must have it.
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 
+# pip compiles every installed module (74 s of the lock file's 161 s here). Keep it: where
+# PYTHONDONTWRITEBYTECODE=1 is set, as on many CI images, nothing compiled later is kept, and
+# every process would compile torch again (--no-compile: the pages took 45 % more CPU).
 $(VENV)/.installed: $(LOCK) requirements-nodeps.txt code/pyproject.toml _ext/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@cpu_index=""; if [ "$(TORCH)" = cpu ]; then \
