@@ -6,9 +6,7 @@ from pathlib import Path
 
 from page_dependencies import module_index, page_hashes, page_modules
 
-from .conftest import REPO_ROOT
-
-FRONT_MATTER = "---\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n"
+from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 
 def write(path: Path, text: str) -> Path:
@@ -18,8 +16,8 @@ def write(path: Path, text: str) -> Path:
 
 
 def page(root: Path, *sources: str) -> Path:
-    cells = "".join(f"```{{code-cell}} ipython3\n{source}\n```\n\n" for source in sources)
-    return write(root / "book" / "page.md", FRONT_MATTER + "# Page\n\n" + cells)
+    cells = "".join(code_cell(source) for source in sources)
+    return write(root / "book" / "page.md", FRONT_MATTER + "\n# Page\n\n" + cells)
 
 
 def tiny_package(root: Path) -> dict[str, Path]:
