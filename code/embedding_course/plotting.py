@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import io
 import math
+import pickle
 from collections.abc import Mapping, Sequence
 
 import matplotlib
 import numpy as np
 import plotly.graph_objects as go
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from embedding_course import checks
@@ -45,6 +47,77 @@ def figure_png(figure: Figure) -> bytes:
     output = io.BytesIO()
     palette.save(output, format="PNG", optimize=True)
     return output.getvalue()
+
+
+NARROW_WIDTH = 4.0  # inches: 440 px at the figures' 110 dpi, about a phone's column at 0.8x
+
+
+def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
+    """A copy of ``figure`` laid out for a narrow screen: ``width`` inches wide, text unchanged.
+
+    A side-by-side figure shrunk to a phone's width shrinks its text with it, to about 5 px.
+    The copy keeps every font size and stacks the panels of a grid in one column (in reading
+    order, each panel as tall as before), then lets the constrained layout place them. Titles
+    and axis labels wider than the copy wrap; a legend of the figure's own goes below, in as
+    many columns as fit; the values written in a heatmap's cells are left out when they no
+    longer fit (the colours stay). ``figure`` itself is not changed.
+
+    Args:
+        figure: a matplotlib ``Figure`` with constrained layout (as every figure here has).
+        width: the copy's width in inches, at most the figure's own.
+
+    Returns:
+        The new ``Figure``.
+    """
+    if not isinstance(figure, Figure):
+        raise ValueError(f"figure must be a matplotlib Figure, got {type(figure).__name__}")
+    width = checks.positive(width, "width")
+    old_width, old_height = figure.get_size_inches()
+    if width > old_width:
+        raise ValueError(f"width {width:g} in is wider than the figure ({old_width:g} in); "
+                         "give a width up to the figure's own")
+    copy = pickle.loads(pickle.dumps(figure))
+    panels = [axes for axes in copy.axes if axes.get_subplotspec() is not None]
+    grids = {id(axes.get_subplotspec().get_gridspec()) for axes in panels}
+    height = old_height
+    if len(grids) == 1 and all(axes.get_subplotspec().num1 == axes.get_subplotspec().num2 for axes in panels):
+        rows, columns = panels[0].get_subplotspec().get_gridspec().get_geometry()
+        if columns > 1:
+            for axes in panels:
+                if not axes.get_visible():  # an empty cell of the grid
+                    axes.remove()
+            shown = sorted((axes for axes in panels if axes.get_visible()),
+                           key=lambda axes: axes.get_subplotspec().num1)  # row by row
+            column = copy.add_gridspec(len(shown), 1)
+            for place, axes in enumerate(shown):
+                axes.set_subplotspec(column[place])
+                axes.yaxis.set_tick_params(labelleft=True)  # sharey hid it beside the first column
+            height = old_height / rows * len(shown)
+    copy.set_size_inches(width, height)
+    titles = [text for axes in copy.axes for text in (axes.title, axes.xaxis.label, axes.yaxis.label)]
+    for text in titles + copy.texts:  # wider than the copy: on two lines or more
+        text.set_wrap(True)
+    renderer = FigureCanvasAgg(copy).get_renderer()
+    for legend in list(copy.legends):  # the figure's own legend: below, in as many columns as fit
+        handles, labels = legend.legend_handles, [text.get_text() for text in legend.get_texts()]
+        options = dict(loc="outside lower center", frameon=legend.get_frame_on(),
+                       fontsize=legend.get_texts()[0].get_fontsize())
+        legend.remove()
+        for columns in range(len(labels), 0, -1):
+            legend = copy.legend(handles, labels, ncols=columns, **options)
+            if columns == 1 or legend.get_window_extent(renderer).width <= copy.bbox.width:
+                break
+            legend.remove()
+    # Lay it out once: after its panels moved, the constrained layout places their colour bars
+    # right only from its second pass on (and the heatmaps' cells are measured on this one).
+    copy.draw(renderer)
+    for axes in copy.axes:  # a heatmap's values that no longer fit in its cells are left out
+        if axes.images and axes.texts:
+            cell = axes.get_window_extent(renderer).width / axes.images[0].get_array().shape[1]
+            if max(text.get_window_extent(renderer).width for text in axes.texts) > cell:
+                for text in axes.texts:
+                    text.set_visible(False)
+    return copy
 
 
 def _register_notebook_display() -> None:

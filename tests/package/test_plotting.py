@@ -4,6 +4,7 @@
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from embedding_course import plotting
@@ -103,3 +104,133 @@ def test_matplotlib_colors():
     assert len(plotting.matplotlib_colors(12)) == 12
     with pytest.raises(ValueError, match="count must be positive"):
         plotting.matplotlib_colors(0)
+
+
+# --- narrow_figure: a figure laid out again for a phone ---------------------------------------
+
+
+def _boxes(figure):
+    """Each axes' extent with its ticks, labels and title, in pixels, once the figure is drawn."""
+    plotting.figure_png(figure)  # draws it: the constrained layout places everything
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    return ([axes.get_tightbbox(renderer) for axes in figure.axes if axes.get_visible()]
+            + [legend.get_window_extent(renderer) for legend in figure.legends])
+
+
+def _assert_laid_out_apart(figure):
+    boxes = _boxes(figure)
+    width, height = figure.bbox.width, figure.bbox.height
+    for box in boxes:  # nothing cut off at the figure's edges (a pixel of rounding allowed)
+        assert box.x0 >= -1 and box.x1 <= width + 1 and box.y0 >= -1 and box.y1 <= height + 1, box
+    for index, box in enumerate(boxes):
+        for other in boxes[index + 1:]:
+            assert not box.overlaps(other), (box, other)
+
+
+def _panels_side_by_side(count=3, rows=1):
+    matrices = [np.arange(12.0).reshape(3, 4) * (index + 1) for index in range(count)]
+    return plotting.heatmap_panels(matrices, [f"panel {index}" for index in range(count)],
+                                   xlabel="dimension", ylabel="position", rows=rows)
+
+
+def test_narrow_figure_stacks_side_by_side_panels_in_reading_order():
+    figure = _panels_side_by_side(3)
+    wide_width, wide_height = figure.get_size_inches()
+    narrow = plotting.narrow_figure(figure)
+    assert tuple(narrow.get_size_inches()) == pytest.approx((plotting.NARROW_WIDTH, 3 * wide_height))
+    plotting.figure_png(narrow)
+    panels = [axes for axes in narrow.axes if axes.get_subplotspec() is not None]
+    assert [axes.get_title() for axes in panels] == ["panel 0", "panel 1", "panel 2"]
+    tops = [axes.get_position().y1 for axes in panels]
+    assert tops == sorted(tops, reverse=True)  # one under the other, first on top
+    lefts = [axes.get_position().x0 for axes in panels]
+    assert max(lefts) - min(lefts) < 0.02  # in one column
+    _assert_laid_out_apart(narrow)
+    # the figure itself is as it was: three panels in a row
+    assert tuple(figure.get_size_inches()) == (wide_width, wide_height)
+    assert len({round(axes.get_position().y1, 3) for axes in figure.axes
+                if axes.get_subplotspec() is not None}) == 1
+
+
+def test_narrow_figure_keeps_every_font_size():
+    figure = _panels_side_by_side(2)
+    narrow = plotting.narrow_figure(figure)
+
+    def sizes(fig):
+        return sorted((text.get_text(), text.get_fontsize()) for axes in fig.axes
+                      for text in (axes.title, axes.xaxis.label, axes.yaxis.label) if text.get_text())
+
+    assert sizes(narrow) == sizes(figure)
+
+
+def test_narrow_figure_leaves_out_a_grid_s_empty_cells():
+    figure = _panels_side_by_side(3, rows=2)  # a 2 x 2 grid, the last cell hidden
+    narrow = plotting.narrow_figure(figure)
+    panels = [axes for axes in narrow.axes if axes.get_subplotspec() is not None]
+    assert [axes.get_title() for axes in panels] == ["panel 0", "panel 1", "panel 2"]
+    assert narrow.get_size_inches()[1] == pytest.approx(figure.get_size_inches()[1] / 2 * 3)
+    _assert_laid_out_apart(narrow)
+
+
+def test_narrow_figure_shows_the_y_ticks_that_a_shared_axis_hid():
+    figure = Figure(figsize=(8, 3), layout="constrained")
+    left, right = figure.subplots(1, 2, sharey=True)
+    left.plot([0, 1], [0, 2])
+    right.plot([0, 1], [2, 0])
+    narrow = plotting.narrow_figure(figure)
+    plotting.figure_png(narrow)
+    for axes in narrow.axes:  # sharey left the second panel's tick labels off
+        assert axes.yaxis.get_tick_params()["labelleft"] and axes.get_yticklabels()
+
+
+def test_narrow_figure_gives_a_wide_legend_of_the_figure_fewer_columns():
+    figure = Figure(figsize=(9, 3), layout="constrained")
+    axes = figure.add_subplot()
+    for index in range(3):
+        axes.plot([0, 1], [index, index + 1], label=f"a rather long name for series number {index}")
+    figure.legend(loc="outside lower center", ncols=3)
+    narrow = plotting.narrow_figure(figure)
+    assert narrow.legends[0]._ncols < 3 and figure.legends[0]._ncols == 3  # (no public getter)
+    assert len(narrow.legends[0].get_texts()) == 3
+    _assert_laid_out_apart(narrow)
+
+
+def test_narrow_figure_lays_out_lesson_figures_apart():
+    import torch
+
+    from embedding_course.figures import one_hot, pipeline, rotary, sinusoidal_variants
+
+    scale = {"d": [16, 64, 256]} | {f"{measure}_{key}": [1.0, 2.0, 4.0] for measure in ("var", "ratio")
+                                    for key in ("default_scaled", "small_scaled", "small_unscaled")}
+    for figure in (sinusoidal_variants.frequency_spacing_figure(), rotary.wavelength_figure(),
+                   one_hot.bridge_figure(torch.tensor([3, 1, 4, 1]), torch.randn(6, 4)),
+                   one_hot.similarity_figure(["a", "b", "c"], torch.eye(3)),
+                   pipeline.scale_figure(scale)):
+        _assert_laid_out_apart(plotting.narrow_figure(figure))
+
+
+@pytest.mark.parametrize("figure, width, message", [
+    ("not a figure", 4.0, "figure must be a matplotlib Figure"),
+    (None, 12.0, "width 12 in is wider than the figure"),
+    (None, 0.0, "width must be"),
+])
+def test_narrow_figure_rejects_bad_input(figure, width, message):
+    figure = plotting.line_plot([0, 1], {"a": [0, 1]}) if figure is None else figure
+    with pytest.raises(ValueError, match=message):
+        plotting.narrow_figure(figure, width)
+
+
+def test_narrow_figure_wraps_a_long_title_inside_the_figure():
+    figure = plotting.line_plot([0, 1], {"a": [0, 1]}, title="a title far too long to fit on one line "
+                                "of a figure as narrow as a phone's column of text", xlabel="x")
+    narrow = plotting.narrow_figure(figure)
+    _assert_laid_out_apart(narrow)
+    assert "\n" in narrow.axes[0].title._get_wrapped_text()  # (no public getter)
+
+
+def test_narrow_figure_leaves_out_cell_values_that_no_longer_fit():
+    small = plotting.heatmap(np.eye(3), annotate=True, size=(7, 4))
+    large = plotting.heatmap(np.eye(16), annotate=True, size=(7, 4))
+    assert all(text.get_visible() for text in plotting.narrow_figure(small).axes[0].texts)
+    assert not any(text.get_visible() for text in plotting.narrow_figure(large).axes[0].texts)
+    assert all(text.get_visible() for text in large.axes[0].texts)
