@@ -1,4 +1,4 @@
-"""The site's renderers for the package's outputs: Plotly figures and exercises.
+"""The site's renderers for the package's outputs: Plotly figures, exercises, narrow figures.
 
 The course package emits standard outputs and knows nothing of the website: a Plotly figure is
 Plotly's own ``application/vnd.plotly.v1+json`` (what Plotly writes in any Jupyter kernel), an
@@ -13,16 +13,23 @@ through MIME render plugins (``myst_nb.mime_renderers`` entry points, declared i
   worked out (``figure_heights.py``); the node is then written as a placeholder of the figure's
   final size with a light preview, which ``static/course-figures.js`` draws into;
 * an exercise becomes its answer box (:func:`self_check_html`), judged in the browser by
-  ``static/self_check.js`` with the same rules as the package's checker.
+  ``static/self_check.js`` with the same rules as the package's checker;
+* a static figure that the build also drew for a narrow screen (``course_glue.py`` puts that
+  drawing in its PNG output's metadata) becomes a :class:`narrow_picture`: the figure's image
+  and the narrow one, which the site's HTML translator (``page_images.py``) writes as a
+  ``<picture>`` whose ``<source>`` a phone loads instead.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
+from binascii import a2b_base64
 from html.parser import HTMLParser
 from typing import ClassVar
 
+from course_glue import NARROW_PNG
 from docutils import nodes
 from plotly.io.json import to_json_plotly
 from sphinx.util.osutil import relative_uri
@@ -35,6 +42,10 @@ FORM_CLASS = "course-self-check"
 
 class plotly_figure(nodes.General, nodes.Element):  # docutils names its node classes in lower case
     """A Plotly figure: ``spec`` (its JSON data), and once placed ``div_id``, ``src``, ``heights``."""
+
+
+class narrow_picture(nodes.General, nodes.Element):
+    """A static figure with a drawing for narrow screens: children [narrow image, image]."""
 
 
 class CourseOutputs:
@@ -53,6 +64,12 @@ class CourseOutputs:
         if data.mime_type == EXERCISE_MIME and not inline:
             return [nodes.raw(text=self_check_html(data.content), format="html",
                               classes=["output", "text_html"], course_exercise=True)]
+        narrow = data.output_metadata.get(data.mime_type, {}).get(NARROW_PNG)
+        if data.mime_type == "image/png" and narrow and not inline:
+            image = a2b_base64(narrow)
+            # MyST-NB's own file naming and folder (render_image), so Sphinx copies it as it does the figure
+            uri = renderer.write_file([f"{hashlib.sha256(image).hexdigest()}.png"], image, exists_ok=True)
+            return [narrow_picture("", nodes.image(uri=uri, alt=""), *renderer.render_image(data))]
         return None
 
 
@@ -208,5 +225,6 @@ def self_check_html(exercise: dict) -> str:
 
 def setup(app):
     app.add_node(plotly_figure, html=(visit_plotly_figure, None))
+    app.add_node(narrow_picture)  # written by the site's HTML translator (page_images.py)
     app.connect("doctree-resolved", place_figures)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

@@ -6,16 +6,27 @@ HTML translator writes each raster image with ``loading="lazy"`` and ``decoding=
 with its size in pixels as ``width`` and ``height`` attributes: the browser keeps its box from
 the start, and ``max-width: 100%; height: auto`` (the theme's) scales it on a phone. (Docutils'
 own ``:width:`` writes a fixed CSS size instead, which a narrow screen cannot scale.)
+
+A figure shrunk to a phone's width shrinks its text with it, to about 5 px. So the build also
+draws each wide static figure for a narrow screen (``course_glue.py``: panels stacked, text at
+its size), and the translator writes the two as one ``<picture>`` (``course_outputs.narrow_picture``):
+a ``<source>`` with the narrow drawing for the phone layout (``PHONE``, as
+``course-figure-fit.js``), then the figure's ``<img>`` with its alt text, which every other
+screen, and a browser without ``<picture>``, shows. Each has its own size, so nothing moves.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
+import urllib.parse
 
+from docutils import nodes
 from sphinx.util.images import get_image_size
 from sphinx.writers.html5 import HTML5Translator
 
 VECTOR = (".svg", ".svgz")
+PHONE = "(max-width: 599.98px)"  # the phone layout of course-figure-fit.js: below 600 px
 
 
 class CourseHTMLTranslator(HTML5Translator):
@@ -38,3 +49,15 @@ class CourseHTMLTranslator(HTML5Translator):
             attributes = {"width": str(width), "height": str(height), "decoding": "async", **attributes}
             self._image_size = None
         return super().emptytag(node, tagname, suffix, **attributes)
+
+    def visit_narrow_picture(self, node) -> None:
+        narrow, *figure = node.children  # [narrow image, image]
+        uri = narrow["uri"]
+        width, height = get_image_size(os.path.join(self.builder.srcdir, uri))
+        src = posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[uri]))
+        self.body.append(f'<picture><source media="{PHONE}" srcset="{src}" '
+                         f'width="{width}" height="{height}">')
+        for child in figure:
+            child.walkabout(self)
+        self.body.append("</picture>\n")
+        raise nodes.SkipNode

@@ -1,5 +1,6 @@
-"""Every page at the width of a phone (390 x 844): nothing wider than the screen, and in
-every figure no text label on top of another, no title cut off or under the toolbar."""
+"""Every page at the width of a phone (390 x 844): nothing wider than the screen, in every
+figure no text label on top of another, no title cut off or under the toolbar, and every
+static figure shown in its drawing for a narrow screen, its text at least 10 px."""
 
 from __future__ import annotations
 
@@ -103,5 +104,51 @@ def test_figures_take_their_phone_height_before_they_are_drawn(browser, site_url
         grew = {name: (height, drawn[name]) for name, height in waiting.items()
                 if abs(drawn[name] - height) > 1}
         assert grew == {}, f"{docname} at {width} px: waiting height -> drawn height"
+    finally:
+        result.page.context.close()
+
+
+# The static figures' text: matplotlib's 10-point default at the figures' 110 dpi (plotting.py)
+FIGURE_TEXT_PX = 10 * 110 / 72
+SMALLEST_TEXT_PX = 10  # what that text may shrink to on the screen
+STATIC_FIGURES = """() => [...document.querySelectorAll('.cell_output img[src*="_images/"]')].map(img => {
+    const source = img.parentElement.tagName === 'PICTURE' ? img.parentElement.querySelector('source') : null;
+    return {alt: img.alt.slice(0, 50), src: img.src, shown: img.currentSrc, width: img.clientWidth,
+            natural: img.naturalWidth, narrow: source ? new URL(source.srcset, document.baseURI).href : null};
+})"""
+
+
+def load_static_figures(page) -> list[dict]:
+    """Scroll to each static figure (they load lazily) and wait for it; their sources and sizes."""
+    images = page.locator('.cell_output img[src*="_images/"]')
+    for index in range(images.count()):
+        images.nth(index).scroll_into_view_if_needed()
+        images.nth(index).evaluate("img => img.decode()")
+    return page.evaluate(STATIC_FIGURES)
+
+
+def test_static_figures_are_drawn_for_a_phone(phone_visit):
+    """On a phone every static figure shows its narrow drawing, its text at least 10 px."""
+    docname, result = phone_visit
+    figures = load_static_figures(result.page)
+    assert figures or "/lessons/" not in docname, f"{docname}: no static figure found"
+    problems = []
+    for figure in figures:
+        text = FIGURE_TEXT_PX * figure["width"] / figure["natural"]
+        if figure["narrow"] is None or figure["shown"] != figure["narrow"]:
+            problems.append(f"{figure['alt']!r}: shows {figure['shown']}, not a narrow drawing")
+        if text < SMALLEST_TEXT_PX:
+            problems.append(f"{figure['alt']!r}: its text is {text:.1f} px on the screen")
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("docname", FIGURE_PAGES)
+def test_static_figures_are_drawn_whole_on_a_wider_screen(browser, site_url, docname):
+    """From 600 px up, a static figure shows its own drawing, the one its alt text describes."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(600, 900))
+    try:
+        figures = load_static_figures(result.page)
+        assert figures, f"{docname}: no static figure found"
+        assert [figure["shown"] for figure in figures] == [figure["src"] for figure in figures]
     finally:
         result.page.context.close()
