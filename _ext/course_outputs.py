@@ -64,9 +64,9 @@ class CourseOutputs:
         if data.mime_type == EXERCISE_MIME and not inline:
             return [nodes.raw(text=self_check_html(data.content), format="html",
                               classes=["output", "text_html"], course_exercise=True)]
-        narrow = data.output_metadata.get(data.mime_type, {}).get(NARROW_PNG)
-        if data.mime_type == "image/png" and narrow and not inline:
-            image = a2b_base64(narrow)
+        metadata = data.output_metadata.get("image/png", {}) if data.mime_type == "image/png" else {}
+        if metadata.get(NARROW_PNG) and not inline:
+            image = a2b_base64(metadata[NARROW_PNG])
             # MyST-NB's own file naming and folder (render_image), so Sphinx copies it as it does the figure
             uri = renderer.write_file([f"{hashlib.sha256(image).hexdigest()}.png"], image, exists_ok=True)
             return [narrow_picture("", nodes.image(uri=uri, alt=""), *renderer.render_image(data))]

@@ -14,6 +14,7 @@ from importlib.metadata import entry_points
 import plotly.graph_objects as go
 import pytest
 from IPython.core.formatters import DisplayFormatter
+from myst_nb.core.render import MimeData
 
 from embedding_course import exercises
 from embedding_course.exercises import engine, lookup, one_hot, positional, tokens
@@ -22,14 +23,8 @@ from embedding_course.exercises import length_generalisation as lesson_7
 from .conftest import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "_ext"))
+import course_glue
 import course_outputs
-
-
-class Output:
-    """What MyST-NB hands a MIME render plugin (``MimeData``), reduced to what it reads."""
-
-    def __init__(self, mime_type: str, content):
-        self.mime_type, self.content = mime_type, content
 
 
 def kernel_outputs(obj) -> dict:
@@ -50,11 +45,28 @@ def test_a_plotly_figure_goes_out_as_plotly_s_own_mime_type_and_becomes_a_figure
     assert pio.renderers.default != "course_static"
     figure = go.Figure(go.Scatter(y=[1, 2, 3], name="</script>"), layout=dict(height=320))
     bundle = pio.renderers["plotly_mimetype"].to_mimebundle(figure.to_dict())
-    [node] = course_outputs.CourseOutputs.handle_mime(None, Output(course_outputs.PLOTLY_MIME,
+    [node] = course_outputs.CourseOutputs.handle_mime(None, MimeData(course_outputs.PLOTLY_MIME,
                                                                    bundle[course_outputs.PLOTLY_MIME]), False)
     assert isinstance(node, course_outputs.plotly_figure)
     assert node["spec"]["data"][0]["name"] == "</script>" and "config" not in node["spec"]
-    assert course_outputs.CourseOutputs.handle_mime(None, Output("text/html", "<p>"), False) is None
+    assert course_outputs.CourseOutputs.handle_mime(None, MimeData("text/html", "<p>"), False) is None
+
+
+def test_a_wide_static_figure_carries_its_narrow_drawing_in_its_png_s_metadata():
+    import base64
+
+    from embedding_course import plotting
+
+    wide = plotting.line_plot([0, 1], {"a": [0, 1]}, size=(7.0, 3.0))
+    png, metadata = course_glue.figure_png_with_narrow(wide)
+    assert png == plotting.figure_png(wide)
+    narrow = base64.b64decode(metadata[course_glue.NARROW_PNG])
+    assert narrow == plotting.figure_png(plotting.narrow_figure(wide))
+    as_narrow = plotting.line_plot([0, 1], {"a": [0, 1]}, size=(plotting.NARROW_WIDTH, 3.0))
+    assert course_glue.figure_png_with_narrow(as_narrow) == plotting.figure_png(as_narrow)
+    # a PNG without that drawing is MyST-NB's to write
+    plain = MimeData("image/png", base64.b64encode(png))
+    assert course_outputs.CourseOutputs.handle_mime(None, plain, False) is None
 
 
 def test_a_figure_preview_names_the_figure_in_plain_text():
@@ -76,7 +88,7 @@ def test_an_unanswered_exercise_carries_its_declaration_beside_the_hint():
 
 def test_a_form_has_labelled_boxes_a_button_a_live_region_and_the_declaration():
     exercise = engine.to_json(one_hot.one_hot_memory_exercise())
-    [node] = course_outputs.CourseOutputs.handle_mime(None, Output(course_outputs.EXERCISE_MIME, exercise),
+    [node] = course_outputs.CourseOutputs.handle_mime(None, MimeData(course_outputs.EXERCISE_MIME, exercise),
                                                       False)
     html = node.astext()
     assert node.get("course_exercise") and node["classes"] == ["output", "text_html"]
