@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import REPO_ROOT
+from .conftest import REPO_ROOT, toc_docnames
 
 BIN = Path(sys.executable).parent
 
@@ -132,3 +132,13 @@ def test_the_package_knows_nothing_of_the_website():
         assert not imported & {"sphinx", "docutils", "myst_nb", "jupyter_book", "pydata_sphinx_theme"}, path
         text = path.read_text()
         assert "COURSE_STATIC_SITE" not in text and "<div" not in text, f"{path}: website markup or switch"
+
+
+def test_the_intro_lists_every_lesson_in_order():
+    """The home page's table of lessons: one numbered row per lesson of the table of contents."""
+    intro = (REPO_ROOT / "book" / "intro.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| \[[^\]]+\]\((lessons/[\w.]+)\.md\) \|", intro, re.MULTILINE)
+    lessons = [name.removeprefix("book/") for name in toc_docnames() if "/lessons/" in name]
+    assert [link for _, link in rows] == lessons
+    assert [int(number) for number, _ in rows] == list(range(1, len(lessons) + 1))
+
