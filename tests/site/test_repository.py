@@ -142,3 +142,11 @@ def test_the_intro_lists_every_lesson_in_order():
     assert [link for _, link in rows] == lessons
     assert [int(number) for number, _ in rows] == list(range(1, len(lessons) + 1))
 
+
+def test_the_lessons_name_a_figure_s_panels_by_order_not_by_side():
+    """On a phone a figure's panels stack (left on top), so the text says "first panel", never "(left)"."""
+    side = re.compile(r"\((?:top |bottom )?(?:left|right|middle)(?: and \w+)?\)"  # "(left)", "(top right)"
+                      r"|\b(?:left|right|middle) panel")
+    pages = sorted((REPO_ROOT / "book" / "lessons").glob("*.md"))
+    found = [f"{page.name}: {match.group()!r}" for page in pages for match in side.finditer(page.read_text())]
+    assert found == []
