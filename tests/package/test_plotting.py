@@ -234,3 +234,15 @@ def test_narrow_figure_leaves_out_cell_values_that_no_longer_fit():
     assert all(text.get_visible() for text in plotting.narrow_figure(small).axes[0].texts)
     assert not any(text.get_visible() for text in plotting.narrow_figure(large).axes[0].texts)
     assert all(text.get_visible() for text in large.axes[0].texts)
+
+
+def test_every_static_figure_is_made_by_new_figure():
+    """One home for a figure's dpi and layout: the text sizes a phone shows depend on it."""
+    from pathlib import Path
+
+    package = Path(plotting.__file__).parent
+    modules = [path for path in sorted(package.rglob("*.py")) if path.name != "plotting.py"]
+    direct = [f"{path.name}: {line.strip()}" for path in modules
+              for line in path.read_text().splitlines() if "Figure(" in line and "go.Figure(" not in line]
+    assert direct == []
+    assert plotting._new_figure(4.0, 3.0).get_dpi() == 110

@@ -119,7 +119,7 @@ def decay_figure(max_distance: int = 2000, dim: int = 128, base: float = 10000.0
 
 def interpolation_figure(fit: dict) -> Figure:
     """Position Interpolation's Figure 2: a fitted score extrapolated (left) and interpolated (right)."""
-    figure = Figure(figsize=(10.0, 3.6), layout="constrained")
+    figure = plotting._new_figure(10.0, 3.6)
     left, right = figure.subplots(1, 2)
     length = fit["length"]
     left.plot(fit["far"], fit["far_score"], color=plotting.PALETTE[0], linewidth=0.8)
@@ -199,7 +199,7 @@ def extension_figure(results: ExtensionResults) -> Figure:
     """Accuracy by test length per method, zero-shot (left) and fine-tuned (right): mean and seed range."""
     models = results.settings.models
     lengths = np.arange(1, models.test_len + 1)
-    figure = Figure(figsize=(10.0, 3.8), layout="constrained")
+    figure = plotting._new_figure(10.0, 3.8)
     panels = figure.subplots(1, 2, sharey=True)
     for axes, phase in zip(panels, PHASES, strict=True):
         for index, method in enumerate(results.settings.methods):

@@ -22,7 +22,7 @@ def frequency_spacing_figure(d_model: int = 16, d_models: Sequence[int] = (16, 6
     """
     if not d_models:
         raise ValueError("d_models is empty; give at least one width")
-    figure = Figure(figsize=(10, 3.9), dpi=110, layout="constrained")
+    figure = plotting._new_figure(10, 3.9)
     left, right = figure.subplots(1, 2)
     two_pi = 2 * 3.141592653589793
     paper = two_pi / variants.paper_frequencies(d_model)  # (C/2,) positions per cycle

@@ -26,7 +26,7 @@ _LABEL_OFFSETS = {
 
 def map_analogy_figure() -> Figure:
     """Two views of the same cities: listed by ID (left) and placed by coordinates (right)."""
-    figure = Figure(figsize=(9.0, 5.6), dpi=110, layout="constrained")
+    figure = plotting._new_figure(9.0, 5.6)
     by_id, by_place = figure.subplots(1, 2, width_ratios=[1, 3.2])
     names = ids.city_names()
     colours = plotting.matplotlib_colors(len(ids.CITIES), "tab20")
@@ -64,7 +64,7 @@ def map_analogy_figure() -> Figure:
 def id_gap_figure() -> Figure:
     """Scatter of every city pair: gap between the IDs against distance on the map."""
     pairs = ids.city_pairs()
-    figure = Figure(figsize=(7.0, 3.6), dpi=110, layout="constrained")
+    figure = plotting._new_figure(7.0, 3.6)
     axes = figure.add_subplot()
     gaps = [gap for _, _, gap, _ in pairs]
     kms = [km for _, _, _, km in pairs]
