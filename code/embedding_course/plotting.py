@@ -16,7 +16,9 @@ import matplotlib
 import numpy as np
 import plotly.graph_objects as go
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox, offset_copy
 
 from embedding_course import checks
 
@@ -59,8 +61,10 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     The copy keeps every font size and stacks the panels of a grid in one column (in reading
     order, each panel as tall as before), then lets the constrained layout place them. Titles
     and axis labels wider than the copy wrap; a legend of the figure's own goes below, in as
-    many columns as fit; the values written in a heatmap's cells are left out when they no
-    longer fit (the colours stay). ``figure`` itself is not changed.
+    many columns as fit, and so does a panel's legend that now lies over its lines or points
+    (below that panel); x tick labels that would touch turn until they do not; the values
+    written in a heatmap's cells are left out when they no longer fit (the colours stay).
+    ``figure`` itself is not changed.
 
     Args:
         figure: a matplotlib ``Figure`` with constrained layout (as every figure here has).
@@ -99,25 +103,79 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
         text.set_wrap(True)
     renderer = FigureCanvasAgg(copy).get_renderer()
     for legend in list(copy.legends):  # the figure's own legend: below, in as many columns as fit
-        handles, labels = legend.legend_handles, [text.get_text() for text in legend.get_texts()]
-        options = dict(loc="outside lower center", frameon=legend.get_frame_on(),
-                       fontsize=legend.get_texts()[0].get_fontsize())
-        legend.remove()
-        for columns in range(len(labels), 0, -1):
-            legend = copy.legend(handles, labels, ncols=columns, **options)
-            if columns == 1 or legend.get_window_extent(renderer).width <= copy.bbox.width:
-                break
-            legend.remove()
+        _legend_again(copy, copy, legend, renderer, loc="outside lower center")
     # Lay it out once: after its panels moved, the constrained layout places their colour bars
-    # right only from its second pass on (and the heatmaps' cells are measured on this one).
+    # right only from its second pass on (and what follows is measured on this one).
     copy.draw(renderer)
-    for axes in copy.axes:  # a heatmap's values that no longer fit in its cells are left out
-        if axes.images and axes.texts:
+    for axes in copy.axes:
+        if axes.images and axes.texts:  # a heatmap's values that no longer fit in its cells
             cell = axes.get_window_extent(renderer).width / axes.images[0].get_array().shape[1]
             if max(text.get_window_extent(renderer).width for text in axes.texts) > cell:
                 for text in axes.texts:
                     text.set_visible(False)
+        if axes.get_legend() is not None and _covers_data(axes, axes.get_legend(), renderer):
+            # below the panel's x axis (its tick labels and label), which keeps its height
+            under_axis = axes.xaxis.get_tightbbox(renderer) if axes.xaxis.get_visible() else None
+            drop = (axes.bbox.y0 - under_axis.y0 if under_axis else 0) * 72 / copy.dpi + 4  # points
+            _legend_again(copy, axes, axes.get_legend(), renderer, loc="upper center",
+                          bbox_to_anchor=(0.5, 0),
+                          bbox_transform=offset_copy(axes.transAxes, fig=copy, y=-drop, units="points"))
+        _turn_crowded_tick_labels(axes, renderer)
     return copy
+
+
+def _legend_again(figure: Figure, owner, legend, renderer, **placement) -> None:
+    """Replace ``legend`` (of ``owner``, the figure or one of its axes) with one placed by
+    ``placement``, in as many columns as fit the figure's width."""
+    handles, labels = legend.legend_handles, [text.get_text() for text in legend.get_texts()]
+    options = dict(frameon=legend.get_frame_on(), fontsize=legend.get_texts()[0].get_fontsize(),
+                   title=legend.get_title().get_text() or None, **placement)
+    legend.remove()
+    for columns in range(len(labels), 0, -1):
+        legend = owner.legend(handles, labels, ncols=columns, **options)
+        if columns == 1 or legend.get_window_extent(renderer).width <= figure.bbox.width:
+            return
+        legend.remove()
+
+
+def _covers_data(axes, legend, renderer) -> bool:
+    """Whether ``legend`` lies over one of the lines or points drawn in ``axes``."""
+    box = Bbox.intersection(legend.get_window_extent(renderer), axes.bbox)  # data outside is clipped
+    if box is None:
+        return False
+    for line in axes.lines:
+        path = line.get_transform().transform_path(line.get_path())  # in pixels
+        if line.get_visible() and path.intersects_bbox(box, filled=False):
+            return True
+    points = [collection.get_offset_transform().transform(collection.get_offsets())
+              for collection in axes.collections  # scatter plots (a band is not counted)
+              if isinstance(collection, PathCollection) and collection.get_visible()]
+    return any(box.count_contains(offsets) for offsets in points)
+
+
+def _turn_crowded_tick_labels(axes, renderer) -> None:
+    """Turn an axes' x tick labels (level, 45 degrees, upright) until neighbours do not touch;
+    when even upright ones would, and the y axis names the same things, label every other one."""
+    labels = [label for label in axes.get_xticklabels() if label.get_visible() and label.get_text()]
+    if len(labels) < 2:
+        return
+    centres = np.sort([label.get_transform().transform(label.get_position())[0] for label in labels])
+    spacing = float(np.min(np.diff(centres)))  # pixels between neighbouring ticks
+    line = labels[0].get_fontsize() * axes.figure.dpi / 72  # a line of their text, in pixels
+    widest = max(label.get_window_extent(renderer).width for label in labels)
+    angle = labels[0].get_rotation() % 180
+    fits = {0: widest + line / 4 <= spacing,  # side by side, a quarter line apart
+            45: spacing * math.sin(math.radians(45)) >= 0.9 * line,  # parallel lines of text
+            90: spacing >= 0.9 * line}
+    turned = next((turn for turn in (0, 45, 90) if turn >= angle and fits[turn]), 90)
+    if turned != angle:
+        for label in labels:
+            label.set(rotation=turned, rotation_mode="anchor" if turned == 45 else "default",
+                      horizontalalignment="right" if turned == 45 else "center")
+    if not fits[90] and [label.get_text() for label in axes.get_yticklabels()] == [
+            label.get_text() for label in axes.get_xticklabels()]:
+        for label in labels[1::2]:
+            label.set_visible(False)
 
 
 def _register_notebook_display() -> None:

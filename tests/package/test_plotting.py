@@ -236,6 +236,71 @@ def test_narrow_figure_leaves_out_cell_values_that_no_longer_fit():
     assert all(text.get_visible() for text in large.axes[0].texts)
 
 
+def _lines_across(legend_place, points=False):
+    """Four lines (or rows of points) over the whole width, low in the panel, and a legend at
+    ``legend_place``."""
+    figure = Figure(figsize=(9, 3), dpi=110, layout="constrained")
+    axes = figure.add_subplot()
+    x = np.linspace(0, 10, 50)
+    for index in range(4):
+        draw = axes.scatter if points else axes.plot
+        draw(x, 0.1 * index + 0.05 * np.sin(x), label=f"series number {index} of the panel")
+    axes.set(ylim=(0, 1.2), xlabel="position", ylabel="value")
+    axes.legend(loc=legend_place)
+    return figure
+
+
+@pytest.mark.parametrize("points", [False, True], ids=["lines", "points"])
+def test_narrow_figure_moves_a_legend_that_covers_lines_below_its_panel(points):
+    figure = _lines_across("lower left", points)  # beside the lines at 9 in, over them at 4
+    narrow = plotting.narrow_figure(figure)
+    _assert_laid_out_apart(narrow)  # (the legend is part of its panel's box)
+    renderer = FigureCanvasAgg(narrow).get_renderer()
+    axes = narrow.axes[0]
+    legend = axes.get_legend().get_window_extent(renderer)
+    below = axes.xaxis.get_tightbbox(renderer)  # the tick labels and "position"
+    assert legend.y1 <= below.y0, (legend, below)
+    assert [text.get_text() for text in axes.get_legend().get_texts()] == [
+        f"series number {index} of the panel" for index in range(4)]
+    assert figure.axes[0].get_legend().get_window_extent(renderer).overlaps(figure.axes[0].bbox)
+
+
+def test_narrow_figure_leaves_a_legend_that_covers_nothing_where_it_is():
+    narrow = plotting.narrow_figure(_lines_across("upper right"))  # above the lines
+    plotting.figure_png(narrow)
+    renderer = FigureCanvasAgg(narrow).get_renderer()
+    axes = narrow.axes[0]
+    assert axes.bbox.contains(*axes.get_legend().get_window_extent(renderer).p0)
+
+
+def _labels_on_screen(figure):
+    """The x tick labels the narrow copy shows: (text, rotation) of each, once it is drawn."""
+    plotting.figure_png(figure)
+    return [(label.get_text(), label.get_rotation()) for label in figure.axes[0].get_xticklabels()
+            if label.get_visible()]
+
+
+def test_narrow_figure_turns_x_tick_labels_that_would_touch():
+    few = ["cat", "dog", "sat"]
+    many = [f"a long word {index:02d}" for index in range(24)]
+    assert _labels_on_screen(plotting.narrow_figure(plotting.bar_plot(few, [1, 2, 3]))) == [
+        (label, 0) for label in few]  # room enough: they stay level
+    eight = plotting.bar_plot(many[:8], np.arange(8.0), size=(9, 3))  # level at 9 in
+    assert _labels_on_screen(plotting.narrow_figure(eight)) == [(label, 45) for label in many[:8]]
+    bars = plotting.narrow_figure(plotting.bar_plot(many, np.arange(24.0), size=(9, 3)))
+    assert _labels_on_screen(bars) == [(label, 90) for label in many]  # every bar keeps its name
+
+
+def test_narrow_figure_labels_every_other_column_when_the_rows_name_them_all():
+    words = [f"word{index:02d}" for index in range(24)]
+    figure = plotting.heatmap(np.eye(24), xticklabels=words, yticklabels=words, size=(9, 7))
+    narrow = plotting.narrow_figure(figure)
+    assert _labels_on_screen(narrow) == [(word, 90) for word in words[::2]]
+    assert [label.get_text() for label in narrow.axes[0].get_yticklabels()] == words
+    spacing = narrow.axes[0].bbox.width / 24 * 2
+    assert spacing >= 0.9 * 10 * narrow.dpi / 72  # a line of 10-point text fits between them
+
+
 def test_every_static_figure_is_made_by_new_figure():
     """One home for a figure's dpi and layout: the text sizes a phone shows depend on it."""
     from pathlib import Path
