@@ -144,9 +144,12 @@ def test_the_intro_lists_every_lesson_in_order():
 
 
 def test_the_lessons_name_a_figure_s_panels_by_order_not_by_side():
-    """On a phone a figure's panels stack (left on top), so the text says "first panel", never "(left)"."""
+    """On a phone a figure's panels stack (left on top, a grid row by row), so the text and the alt
+    texts say "first panel", never "(left)", "Left, ..." or "top row"."""
     side = re.compile(r"\((?:top |bottom )?(?:left|right|middle)(?: and \w+)?\)"  # "(left)", "(top right)"
-                      r"|\b(?:left|right|middle) panel")
+                      r"|\((?:top|bottom)\)|\b(?:[Tt]op|[Bb]ottom) row\b"  # a grid's rows stack too
+                      r"|\b(?:left|right|middle) panel"
+                      r"|(?<=[.\"] )(?:Left|Right)[,:]")  # an alt text's "Left, a column of dots ..."
     pages = sorted((REPO_ROOT / "book" / "lessons").glob("*.md"))
     found = [f"{page.name}: {match.group()!r}" for page in pages for match in side.finditer(page.read_text())]
     assert found == []
