@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from matplotlib.transforms import Bbox, offset_copy
 
 from embedding_course import checks
@@ -52,18 +53,23 @@ def figure_png(figure: Figure) -> bytes:
 
 
 NARROW_WIDTH = 4.0  # inches: 440 px at the figures' 110 dpi, about a phone's column at 0.8x
+NARROW_SMALLEST_TEXT = 10.0  # points: matplotlib's default size, 12 px on a 390 px screen
+CELL_TEXT_SHARE = 0.8  # the widest value written in a heatmap's cell takes at most this much of it
 
 
 def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
-    """A copy of ``figure`` laid out for a narrow screen: ``width`` inches wide, text unchanged.
+    """A copy of ``figure`` laid out for a narrow screen: ``width`` inches wide, its text as large.
 
     A side-by-side figure shrunk to a phone's width shrinks its text with it, to about 5 px.
-    The copy keeps every font size and stacks the panels of a grid in one column (in reading
+    The copy keeps every font size but raises smaller titles, labels and legends to
+    ``NARROW_SMALLEST_TEXT``, and stacks the panels of a grid in one column (in reading
     order, each panel as tall as before), then lets the constrained layout place them. Titles
     and axis labels wider than the copy wrap; a legend of the figure's own goes below, in as
     many columns as fit, and so does a panel's legend that now lies over its lines or points
     (below that panel); x tick labels that would touch turn until they do not; the values
-    written in a heatmap's cells are left out when they no longer fit (the colours stay).
+    written in a heatmap's cells grow up to ``NARROW_SMALLEST_TEXT`` as far as the cells leave
+    room, and are left out when they no longer fit (the colours stay). Tick labels keep their
+    size.
     ``figure`` itself is not changed.
 
     Args:
@@ -98,6 +104,7 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
                 axes.yaxis.set_tick_params(labelleft=True)  # sharey hid it beside the first column
             height = old_height / rows * len(shown)
     copy.set_size_inches(width, height)
+    _raise_small_text(copy)
     titles = [text for axes in copy.axes for text in (axes.title, axes.xaxis.label, axes.yaxis.label)]
     for text in titles + copy.texts:  # wider than the copy: on two lines or more
         text.set_wrap(True)
@@ -108,11 +115,14 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     # right only from its second pass on (and what follows is measured on this one).
     copy.draw(renderer)
     for axes in copy.axes:
-        if axes.images and axes.texts:  # a heatmap's values that no longer fit in its cells
+        if axes.images and axes.texts:  # a heatmap's values: as large as its cells leave room for
             cell = axes.get_window_extent(renderer).width / axes.images[0].get_array().shape[1]
-            if max(text.get_window_extent(renderer).width for text in axes.texts) > cell:
-                for text in axes.texts:
-                    text.set_visible(False)
+            size = axes.texts[0].get_fontsize()
+            fitting = size * CELL_TEXT_SHARE * cell / max(text.get_window_extent(renderer).width
+                                                          for text in axes.texts)
+            for text in axes.texts:
+                text.set_fontsize(min(max(size, fitting), max(size, NARROW_SMALLEST_TEXT)))
+                text.set_visible(fitting >= size)  # left out when even their own size does not fit
         if axes.get_legend() is not None and _covers_data(axes, axes.get_legend(), renderer):
             # below the panel's x axis (its tick labels and label), which keeps its height
             under_axis = axes.xaxis.get_tightbbox(renderer) if axes.xaxis.get_visible() else None
@@ -122,6 +132,19 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
                           bbox_transform=offset_copy(axes.transAxes, fig=copy, y=-drop, units="points"))
         _turn_crowded_tick_labels(axes, renderer)
     return copy
+
+
+def _raise_small_text(figure: Figure) -> None:
+    """Set the titles, labels and legends of ``figure`` smaller than ``NARROW_SMALLEST_TEXT`` to
+    that size; not tick labels (their spacing is the figure's) nor the values in cells."""
+    kept = {id(text) for axes in figure.axes for text in axes.texts}
+    for axes in figure.axes:
+        for axis in (axes.xaxis, axes.yaxis):
+            kept |= {id(tick.label1) for tick in axis.get_major_ticks() + axis.get_minor_ticks()}
+            kept |= {id(tick.label2) for tick in axis.get_major_ticks() + axis.get_minor_ticks()}
+    for text in figure.findobj(lambda artist: isinstance(artist, Text)):
+        if id(text) not in kept and text.get_fontsize() < NARROW_SMALLEST_TEXT:
+            text.set_fontsize(NARROW_SMALLEST_TEXT)
 
 
 def _legend_again(figure: Figure, owner, legend, renderer, **placement) -> None:

@@ -228,6 +228,33 @@ def test_narrow_figure_wraps_a_long_title_inside_the_figure():
     assert "\n" in narrow.axes[0].title._get_wrapped_text()  # (no public getter)
 
 
+def test_narrow_figure_raises_small_legends_and_titles_but_not_tick_labels():
+    figure = plotting.line_plot([0, 1], {"a": [0, 1], "b": [1, 0]}, title="t", xlabel="x", size=(8, 3))
+    axes = figure.axes[0]
+    axes.legend(fontsize=7)
+    axes.set_title("a small title", fontsize=8)
+    axes.tick_params(labelsize=7)
+    narrow = plotting.narrow_figure(figure).axes[0]
+    smallest = plotting.NARROW_SMALLEST_TEXT
+    assert {text.get_fontsize() for text in narrow.get_legend().get_texts()} == {smallest}
+    assert narrow.title.get_fontsize() == smallest
+    assert {label.get_fontsize() for label in narrow.get_xticklabels()} == {7}  # spaced by the figure
+    assert {text.get_fontsize() for text in axes.get_legend().get_texts()} == {7}  # the figure is unchanged
+
+
+def test_narrow_figure_writes_cell_values_as_large_as_the_cells_allow():
+    roomy = plotting.narrow_figure(plotting.heatmap(np.eye(3), annotate=True, size=(7, 4))).axes[0]
+    assert {text.get_fontsize() for text in roomy.texts} == {plotting.NARROW_SMALLEST_TEXT}  # from 8
+    tight = plotting.narrow_figure(plotting.heatmap(np.eye(6), annotate=True, size=(7, 4))).axes[0]
+    renderer = FigureCanvasAgg(tight.figure).get_renderer()
+    plotting.figure_png(tight.figure)
+    cell = tight.get_window_extent(renderer).width / 6
+    sizes = {text.get_fontsize() for text in tight.texts}
+    assert len(sizes) == 1 and 8 <= sizes.pop() <= plotting.NARROW_SMALLEST_TEXT
+    assert all(text.get_visible() for text in tight.texts)
+    assert max(text.get_window_extent(renderer).width for text in tight.texts) <= 0.85 * cell
+
+
 def test_narrow_figure_leaves_out_cell_values_that_no_longer_fit():
     small = plotting.heatmap(np.eye(3), annotate=True, size=(7, 4))
     large = plotting.heatmap(np.eye(16), annotate=True, size=(7, 4))

@@ -1,11 +1,14 @@
 """The toy training run: words that share contexts become similar; the run is deterministic."""
 
+import itertools
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from embedding_course import training
+from embedding_course import plotting, training
 from embedding_course.figures import training as training_figures
 from embedding_course.tokens import WordVocabulary
 
@@ -90,6 +93,19 @@ def test_group_similarity_of_known_vectors():
     vectors = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
     within, across = training.group_similarity(vectors, ["a", "a", "b", "b"])
     assert within > 0.99 and across < 0.2
+
+
+def test_before_after_figure_names_every_word_without_overlap_wide_and_on_a_phone(run):
+    wide = training_figures.before_after_figure(run)
+    for figure in (wide, plotting.narrow_figure(wide)):
+        plotting.figure_png(figure)  # lays it out
+        renderer = FigureCanvasAgg(figure).get_renderer()
+        for axes in figure.axes[:2]:
+            for labels in (axes.get_xticklabels(), axes.get_yticklabels()):
+                assert [label.get_text() for label in labels if label.get_visible()] == run.words
+                boxes = [label.get_window_extent(renderer) for label in labels]
+                assert not any(box.overlaps(after) for box, after in itertools.pairwise(boxes))
+                assert min(label.get_fontsize() for label in labels) >= 10
 
 
 def test_figures(run):

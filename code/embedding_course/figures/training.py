@@ -20,21 +20,22 @@ def similarity_heatmap(run: ToyTrainingRun, index: int = -1) -> Figure:
 
 
 def before_after_figure(run: ToyTrainingRun) -> Figure:
-    """Cosine similarity of the group words before training (left) and after (right)."""
-    figure = plotting._new_figure(8.8, 4.4)
+    """Cosine similarity of the group words before training (first panel) and after (second)."""
+    figure = plotting._new_figure(8.8, 4.8)
     panels = figure.subplots(1, 2)
     for axes, index in zip(panels, (0, -1), strict=True):
         similarity = training.similarity_matrix(run.snapshots[index])  # (W, W)
         image = axes.imshow(similarity, cmap=plotting.DIVERGING, vmin=-1, vmax=1, interpolation="nearest")
         within, across = training.group_similarity(run.snapshots[index], run.groups)
-        axes.set_title(f"step {run.steps[index]}: within groups {within:.2f}, across {across:.2f}",
+        axes.set_title(f"step {run.steps[index]}\nwithin groups {within:.2f}, across {across:.2f}",
                        fontsize=10)
-        axes.set_xticks(range(len(run.words)), labels=run.words, rotation=90, fontsize=7)
-        axes.set_yticks(range(len(run.words)), labels=run.words, fontsize=7)
+        axes.set_xticks(range(len(run.words)), labels=run.words, rotation=90)
+        axes.set_yticks(range(len(run.words)), labels=run.words)
         for boundary in np.flatnonzero(np.array(run.groups[1:]) != np.array(run.groups[:-1])):
             axes.axhline(boundary + 0.5, color="black", lw=0.8)
             axes.axvline(boundary + 0.5, color="black", lw=0.8)
-    figure.colorbar(image, ax=list(panels), shrink=0.8, label="cosine similarity")
+    figure.colorbar(image, ax=list(panels), location="bottom", shrink=0.6, aspect=40,
+                    label="cosine similarity")
     return figure
 
 
