@@ -5,16 +5,19 @@ inserts each value itself (`` {glue:text}`name:.3f` ``). The notebook twins leav
 ``glue`` call out (``tools/twin_cells.py``), so a learner's notebook never imports this.
 
 Imported, it also has every static figure wider than a phone drawn a second time for a
-narrow screen (``plotting.narrow_figure``), into its PNG output's metadata, which the site
-turns into a ``<picture>`` (``course_outputs.py``). Only the site's build asks for this.
+narrow screen (``plotting.narrow_figure``), at the figure's density and at twice it (for the
+sharp screens of most phones), into its PNG output's metadata, which the site turns into a
+``<picture>`` (``course_outputs.py``). Only the site's build asks for this.
 """
 
 from __future__ import annotations
 
 import base64
 
-# The key, in a PNG output's metadata, of the figure drawn for a narrow screen (base64 PNG)
+# The keys, in a PNG output's metadata, of the figure drawn for a narrow screen (base64 PNG),
+# at the figure's own density and at twice it
 NARROW_PNG = "embedding-course/narrow-png"
+NARROW_PNG_2X = "embedding-course/narrow-png-2x"
 
 
 def glue(name: str, value) -> None:
@@ -31,8 +34,9 @@ def figure_png_with_narrow(figure):
     png = plotting.figure_png(figure)
     if figure.get_figwidth() <= plotting.NARROW_WIDTH:
         return png
-    narrow = plotting.figure_png(plotting.narrow_figure(figure))
-    return png, {NARROW_PNG: base64.b64encode(narrow).decode("ascii")}
+    narrow = plotting.narrow_figure(figure)
+    return png, {key: base64.b64encode(plotting.figure_png(narrow, density)).decode("ascii")
+                 for key, density in ((NARROW_PNG, 1), (NARROW_PNG_2X, 2))}
 
 
 def _draw_narrow_figures() -> None:

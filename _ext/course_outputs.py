@@ -29,7 +29,7 @@ from binascii import a2b_base64
 from html.parser import HTMLParser
 from typing import ClassVar
 
-from course_glue import NARROW_PNG
+from course_glue import NARROW_PNG, NARROW_PNG_2X
 from docutils import nodes
 from plotly.io.json import to_json_plotly
 from sphinx.util.osutil import relative_uri
@@ -45,7 +45,8 @@ class plotly_figure(nodes.General, nodes.Element):  # docutils names its node cl
 
 
 class narrow_picture(nodes.General, nodes.Element):
-    """A static figure with a drawing for narrow screens: children [narrow image, image]."""
+    """A static figure with a drawing for narrow screens: children [narrow image at the figure's
+    density, the same at twice it (when there is one), image]; ``densities`` says which."""
 
 
 class CourseOutputs:
@@ -66,10 +67,13 @@ class CourseOutputs:
                               classes=["output", "text_html"], course_exercise=True)]
         metadata = data.output_metadata.get("image/png", {}) if data.mime_type == "image/png" else {}
         if metadata.get(NARROW_PNG) and not inline:
-            image = a2b_base64(metadata[NARROW_PNG])
-            # MyST-NB's own file naming and folder (render_image), so Sphinx copies it as it does the figure
-            uri = renderer.write_file([f"{hashlib.sha256(image).hexdigest()}.png"], image, exists_ok=True)
-            return [narrow_picture("", nodes.image(uri=uri, alt=""), *renderer.render_image(data))]
+            drawings = {density: a2b_base64(metadata[key])
+                        for density, key in ((1, NARROW_PNG), (2, NARROW_PNG_2X)) if metadata.get(key)}
+            # MyST-NB's own file naming and folder (render_image), so Sphinx copies them as it does the figure
+            narrow = [nodes.image(uri=renderer.write_file([f"{hashlib.sha256(image).hexdigest()}.png"], image,
+                                                          exists_ok=True), alt="")
+                      for image in drawings.values()]
+            return [narrow_picture("", *narrow, *renderer.render_image(data), densities=list(drawings))]
         return None
 
 

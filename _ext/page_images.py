@@ -11,7 +11,8 @@ A figure shrunk to a phone's width shrinks its text with it, to about 5 px. So t
 draws each wide static figure for a narrow screen (``course_glue.py``: panels stacked, text at
 its size), and the translator writes the two as one ``<picture>`` (``course_outputs.narrow_picture``):
 a ``<source>`` with the narrow drawing for the phone layout (``PHONE``, as
-``course-figure-fit.js``), then the figure's ``<img>`` with its alt text, which every other
+``course-figure-fit.js``), at the figure's density and at twice it, of which the phone loads
+the one its screen needs; then the figure's ``<img>`` with its alt text, which every other
 screen, and a browser without ``<picture>``, shows. Each has its own size, so nothing moves.
 """
 
@@ -51,11 +52,13 @@ class CourseHTMLTranslator(HTML5Translator):
         return super().emptytag(node, tagname, suffix, **attributes)
 
     def visit_narrow_picture(self, node) -> None:
-        narrow, *figure = node.children  # [narrow image, image]
-        uri = narrow["uri"]
-        width, height = get_image_size(os.path.join(self.builder.srcdir, uri))
-        src = posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[uri]))
-        self.body.append(f'<picture><source media="{PHONE}" srcset="{src}" '
+        densities = node["densities"]
+        narrow, figure = node.children[:len(densities)], node.children[len(densities):]
+        files = [posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[image["uri"]]))
+                 for image in narrow]
+        srcset = ", ".join(f"{file} {density}x" for file, density in zip(files, densities, strict=True))
+        width, height = get_image_size(os.path.join(self.builder.srcdir, narrow[0]["uri"]))  # its CSS size
+        self.body.append(f'<picture><source media="{PHONE}" srcset="{srcset}" '
                          f'width="{width}" height="{height}">')
         for child in figure:
             child.walkabout(self)

@@ -34,16 +34,21 @@ PALETTE = ["#2b6cb0", "#dd6b20", "#2f855a", "#c53030", "#6b46c1", "#b7791f", "#3
 _FONT = dict(family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", size=13)
 
 
-def figure_png(figure: Figure) -> bytes:
+def figure_png(figure: Figure, density: float = 1.0) -> bytes:
     """The PNG bytes of a figure, small and reproducible.
 
     The image is reduced to a 256-colour palette (heatmaps of noisy tables are otherwise
     near 1 MB) and carries no timestamp, so two builds give identical files.
+
+    Args:
+        figure: the matplotlib ``Figure``.
+        density: pixels per pixel of the figure's own dpi (2 for a screen of twice the density).
     """
     from PIL import Image
 
+    density = checks.positive(density, "density")
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
+    figure.savefig(buffer, format="png", dpi=figure.dpi * density, metadata={"Software": None})
     buffer.seek(0)
     image = Image.open(buffer).convert("RGB")
     palette = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)

@@ -1,6 +1,8 @@
 """The plotting helpers: figures are returned, carry the data, and reject bad input."""
 
 
+import io
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -57,6 +59,17 @@ def test_figure_png_is_deterministic():
     second = plotting.figure_png(plotting.heatmap(np.arange(6).reshape(2, 3)))
     assert first[:8] == b"\x89PNG\r\n\x1a\n"
     assert first == second
+
+
+def test_figure_png_draws_at_a_higher_density_on_request():
+    from PIL import Image
+
+    figure = plotting.line_plot([0, 1], {"a": [0, 1]}, size=(4.0, 3.0))
+    sizes = [Image.open(io.BytesIO(plotting.figure_png(figure, density))).size for density in (1, 2)]
+    assert sizes == [(440, 330), (880, 660)]
+    assert figure.dpi == 110  # the figure is as it was
+    with pytest.raises(ValueError, match="density must be"):
+        plotting.figure_png(figure, 0)
 
 
 def _states(count):

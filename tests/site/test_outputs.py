@@ -62,6 +62,8 @@ def test_a_wide_static_figure_carries_its_narrow_drawing_in_its_png_s_metadata()
     assert png == plotting.figure_png(wide)
     narrow = base64.b64decode(metadata[course_glue.NARROW_PNG])
     assert narrow == plotting.figure_png(plotting.narrow_figure(wide))
+    sharp = base64.b64decode(metadata[course_glue.NARROW_PNG_2X])  # for phones of 2x and more
+    assert sharp == plotting.figure_png(plotting.narrow_figure(wide), density=2)
     as_narrow = plotting.line_plot([0, 1], {"a": [0, 1]}, size=(plotting.NARROW_WIDTH, 3.0))
     assert course_glue.figure_png_with_narrow(as_narrow) == plotting.figure_png(as_narrow)
     # a PNG without that drawing is MyST-NB's to write

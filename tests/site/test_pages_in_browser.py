@@ -29,9 +29,10 @@ class PageVisit:
 
 
 def visit(browser, url: str, base: str, color_scheme: str = "light",
-          viewport: tuple[int, int] = (1280, 900)) -> PageVisit:
+          viewport: tuple[int, int] = (1280, 900), pixel_ratio: float = 1) -> PageVisit:
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                                  color_scheme=color_scheme, has_touch=viewport[0] < 600)
+                                  color_scheme=color_scheme, has_touch=viewport[0] < 600,
+                                  device_scale_factor=pixel_ratio)
     page = context.new_page()
     result = PageVisit(page)
 

@@ -4,8 +4,12 @@ static figure shown in its drawing for a narrow screen, its text at least 10 px.
 
 from __future__ import annotations
 
-import pytest
+from urllib.parse import urlparse
 
+import pytest
+from PIL import Image
+
+from .conftest import BUILT_SITE
 from .test_pages_in_browser import DOCNAMES, draw_every_figure, visit
 
 PHONE = (390, 844)
@@ -111,10 +115,15 @@ def test_figures_take_their_phone_height_before_they_are_drawn(browser, site_url
 # The static figures' text: matplotlib's 10-point default at the figures' 110 dpi (plotting.py)
 FIGURE_TEXT_PX = 10 * 110 / 72
 SMALLEST_TEXT_PX = 10  # what that text may shrink to on the screen
+# Each static figure: what it shows, and the narrow drawings its <source> offers ({url: density})
 STATIC_FIGURES = """() => [...document.querySelectorAll('.cell_output img[src*="_images/"]')].map(img => {
     const source = img.parentElement.tagName === 'PICTURE' ? img.parentElement.querySelector('source') : null;
+    const narrow = source ? Object.fromEntries(source.srcset.split(',').map(candidate => {
+        const [url, density] = candidate.trim().split(/\\s+/);
+        return [new URL(url, document.baseURI).href, parseFloat(density)];
+    })) : null;
     return {alt: img.alt.slice(0, 50), src: img.src, shown: img.currentSrc, width: img.clientWidth,
-            natural: img.naturalWidth, narrow: source ? new URL(source.srcset, document.baseURI).href : null};
+            natural: img.naturalWidth, narrow: narrow, sourceWidth: source ? Number(source.width) : null};
 })"""
 
 
@@ -127,19 +136,45 @@ def load_static_figures(page) -> list[dict]:
     return page.evaluate(STATIC_FIGURES)
 
 
+def phone_figure_problems(figures: list[dict], density: float) -> list[str]:
+    """What is wrong with the static figures a phone of this pixel ``density`` shows: a figure
+    not in its narrow drawing for that density, one drawn at another size, text under 10 px."""
+    problems = []
+    for figure in figures:
+        offered = figure["narrow"] or {}
+        if offered.get(figure["shown"]) != density:
+            problems.append(f"{figure['alt']!r}: shows {figure['shown']}, not its narrow drawing "
+                            f"for {density:g}x (offered: {offered})")
+            continue
+        with Image.open(BUILT_SITE / urlparse(figure["shown"]).path.lstrip("/")) as image:
+            pixels = image.width
+        if pixels != density * figure["sourceWidth"]:
+            problems.append(f"{figure['alt']!r}: {pixels} px wide, not {density:g} x {figure['sourceWidth']}")
+        # (naturalWidth is the image's width over its density: the drawing's CSS width)
+        text = FIGURE_TEXT_PX * figure["width"] / figure["natural"]
+        if text < SMALLEST_TEXT_PX:
+            problems.append(f"{figure['alt']!r}: its text is {text:.1f} px on the screen")
+    return problems
+
+
 def test_static_figures_are_drawn_for_a_phone(phone_visit):
     """On a phone every static figure shows its narrow drawing, its text at least 10 px."""
     docname, result = phone_visit
     figures = load_static_figures(result.page)
     assert figures or "/lessons/" not in docname, f"{docname}: no static figure found"
-    problems = []
-    for figure in figures:
-        text = FIGURE_TEXT_PX * figure["width"] / figure["natural"]
-        if figure["narrow"] is None or figure["shown"] != figure["narrow"]:
-            problems.append(f"{figure['alt']!r}: shows {figure['shown']}, not a narrow drawing")
-        if text < SMALLEST_TEXT_PX:
-            problems.append(f"{figure['alt']!r}: its text is {text:.1f} px on the screen")
+    problems = phone_figure_problems(figures, density=1)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("docname", FIGURE_PAGES)
+def test_a_sharp_phone_loads_the_narrow_drawing_at_twice_the_density(browser, site_url, docname):
+    """A phone of three device pixels per CSS pixel (most phones) gets the 2x narrow drawing."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, pixel_ratio=3)
+    try:
+        problems = phone_figure_problems(load_static_figures(result.page), density=2)
+        assert problems == [], f"{docname} at 390 px, 3x:\n" + "\n".join(problems)
+    finally:
+        result.page.context.close()
 
 
 @pytest.mark.parametrize("docname", FIGURE_PAGES)
