@@ -104,6 +104,29 @@ def test_figures_are_matplotlib_figures():
     assert math.isclose(ids.EARTH_RADIUS_KM, 6371.0)
 
 
+def test_the_map_s_city_labels_stay_apart_and_off_other_cities_wide_and_on_a_phone():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from embedding_course import plotting
+
+    wide = token_figures.map_analogy_figure()
+    for figure in (wide, plotting.narrow_figure(wide)):
+        plotting.figure_png(figure)  # lays it out
+        renderer = FigureCanvasAgg(figure).get_renderer()
+        by_place = figure.axes[1]
+        labels = [text.get_window_extent(renderer) for text in by_place.texts]
+        dots = by_place.transData.transform([(city.longitude, city.latitude) for city in ids.CITIES])
+        assert len(labels) == len(ids.CITIES)
+        for index, label in enumerate(labels):
+            assert by_place.bbox.contains(label.x0, label.y0) and by_place.bbox.contains(label.x1, label.y1)
+            for other in labels[index + 1:]:
+                assert not label.overlaps(other), (by_place.texts[index].get_text(), other)
+            for city, (x, y) in enumerate(dots):  # a dot is about 8 px across
+                if city != index:
+                    assert not label.expanded(1, 1).overlaps(type(label).from_bounds(x - 4, y - 4, 8, 8)), (
+                        by_place.texts[index].get_text(), ids.CITIES[city].name)
+
+
 def test_id_vs_vector_rows_compares_gaps_with_learned_similarity():
     rows = ids.id_vs_vector_rows("cat", ["anthony", "kitten"])
     (anthony, anthony_id, anthony_gap, anthony_cos), (kitten, _, kitten_gap, kitten_cos) = rows

@@ -17,10 +17,17 @@ EXPLORER_WORDS = ("cat", "king", "paris", "happy", "red", "river", "music", "thr
 
 # Where to write a city's label on the map, so that labels of close cities do not overlap.
 _LABEL_OFFSETS = {
-    "Amsterdam": ((4, 6), "left"),
-    "Brussels": ((6, -9), "left"),
+    "Amsterdam": ((0, 7), "center"),
+    "Athens": ((0, -12), "center"),
+    "Berlin": ((0, 7), "center"),
+    "Brussels": ((-2, -12), "center"),
+    "Dublin": ((0, 7), "center"),
     "London": ((-6, 3), "right"),
     "Paris": ((-6, -9), "right"),
+    "Prague": ((-6, 5), "right"),
+    "Stockholm": ((-6, 3), "right"),
+    "Vienna": ((0, -12), "center"),
+    "Warsaw": ((0, -12), "center"),
 }
 
 
