@@ -67,7 +67,7 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes = figure.add_subplot()
     axes.axvspan(0.5, train_len + 0.5, color="0.92", zorder=0)
     axes.axvline(train_len + 0.5, color="0.35", linestyle="--", linewidth=1)
-    axes.text(train_len + 1, 0.03, f"training length {train_len}", color="0.25", fontsize=9)
+    axes.text(train_len + 1, 0.03, f"training length {train_len}", color="0.25")
     for scheme in results.settings.schemes:
         curves = results.shown_curves(task, scheme)  # (seeds, lengths), NaN past L unless learned
         colour = scheme_colour(scheme)
@@ -116,7 +116,7 @@ def learning_figure(results: Results, task: str, size: tuple[float, float] = (6.
         axes.plot(steps, mean, color=colour, label=SCHEME_NAMES[scheme], linewidth=1.8, marker="o",
                   markersize=3, linestyle=_MATPLOTLIB_DASHES[SCHEME_DASHES[scheme]])
     axes.axhline(FIT_ACCURACY, color="0.35", linestyle="--", linewidth=1)
-    axes.text(steps[-1], FIT_ACCURACY - 0.06, f"learned: {FIT_ACCURACY:g}", color="0.25", fontsize=9,
+    axes.text(steps[-1], FIT_ACCURACY - 0.06, f"learned: {FIT_ACCURACY:g}", color="0.25",
               ha="right")
     axes.set_xlim(0, steps[-1])
     axes.set_ylim(-0.02, 1.02)

@@ -23,7 +23,7 @@ def norm_ratio_figure(ratios: Mapping[str, float]) -> Figure:
     rows = np.arange(len(names))[::-1]
     axes.barh(rows, values, color=plotting.PALETTE[0])
     for row, value in zip(rows, values, strict=True):
-        axes.text(value * 1.08, row, f"{value:.2g}", va="center", fontsize=9)
+        axes.text(value * 1.08, row, f"{value:.2g}", va="center")
     axes.axvline(1.0, color=plotting.PALETTE[1], linestyle="--", linewidth=1.2)
     axes.set_xscale("log")
     axes.set_xlim(min(values.min(), 1.0) / 2, max(values.max(), 1.0) * 4)
