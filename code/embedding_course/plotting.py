@@ -145,8 +145,8 @@ def _raise_small_text(figure: Figure) -> None:
     kept = {id(text) for axes in figure.axes for text in axes.texts}
     for axes in figure.axes:
         for axis in (axes.xaxis, axes.yaxis):
-            kept |= {id(tick.label1) for tick in axis.get_major_ticks() + axis.get_minor_ticks()}
-            kept |= {id(tick.label2) for tick in axis.get_major_ticks() + axis.get_minor_ticks()}
+            ticks = axis.get_major_ticks() + axis.get_minor_ticks()
+            kept |= {id(label) for tick in ticks for label in (tick.label1, tick.label2)}
     for text in figure.findobj(lambda artist: isinstance(artist, Text)):
         if id(text) not in kept and text.get_fontsize() < NARROW_SMALLEST_TEXT:
             text.set_fontsize(NARROW_SMALLEST_TEXT)
