@@ -133,7 +133,7 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
             under_axis = axes.xaxis.get_tightbbox(renderer) if axes.xaxis.get_visible() else None
             drop = (axes.bbox.y0 - under_axis.y0 if under_axis else 0) * 72 / copy.dpi + 4  # points
             _legend_again(copy, axes, axes.get_legend(), renderer, loc="upper center",
-                          bbox_to_anchor=(0.5, 0),
+                          frameon=False, bbox_to_anchor=(0.5, 0),  # (out of the data: no frame)
                           bbox_transform=offset_copy(axes.transAxes, fig=copy, y=-drop, units="points"))
         _turn_crowded_tick_labels(axes, renderer)
     return copy
@@ -157,7 +157,7 @@ def _legend_again(figure: Figure, owner, legend, renderer, **placement) -> None:
     ``placement``, in as many columns as fit the figure's width."""
     handles, labels = legend.legend_handles, [text.get_text() for text in legend.get_texts()]
     options = dict(frameon=legend.get_frame_on(), fontsize=legend.get_texts()[0].get_fontsize(),
-                   title=legend.get_title().get_text() or None, **placement)
+                   title=legend.get_title().get_text() or None) | placement
     legend.remove()
     for columns in range(len(labels), 0, -1):
         legend = owner.legend(handles, labels, ncols=columns, **options)
@@ -167,8 +167,11 @@ def _legend_again(figure: Figure, owner, legend, renderer, **placement) -> None:
 
 
 def _covers_data(axes, legend, renderer) -> bool:
-    """Whether ``legend`` lies over one of the lines or points drawn in ``axes``."""
-    box = Bbox.intersection(legend.get_window_extent(renderer), axes.bbox)  # data outside is clipped
+    """Whether ``legend`` lies over, or within half a line of its text of, one of the lines or
+    points drawn in ``axes`` (a line that runs up to a legend's handles reads as one of them)."""
+    margin = legend.get_texts()[0].get_fontsize() / 2 * axes.figure.dpi / 72  # pixels
+    box = Bbox.intersection(legend.get_window_extent(renderer).padded(margin),
+                            axes.bbox)  # data outside the panel is clipped
     if box is None:
         return False
     for line in axes.lines:

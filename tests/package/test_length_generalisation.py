@@ -5,13 +5,15 @@ Lesson 7's claims, which train the page's own models again, are in
 """
 
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
 
 from embedding_course import length_generalisation as experiment
 from embedding_course.figures import length_generalisation as figures
-from embedding_course.plotting import figure_png
+from embedding_course.plotting import figure_png, narrow_figure
 
 TINY = experiment.RunSettings(train_len=6, steps=3, batch_size=4, eval_batch=8, seeds=(0, 1),
                               schemes=("none", "learned"), tasks=("copy_back", "marked_token"))
@@ -281,3 +283,15 @@ def test_models_that_learn_give_the_same_results_on_another_cpu_code_path():
     assert plain["capability"] == "DEFAULT"
     assert plain["accuracy"] == native["accuracy"]
     assert plain["history"] == native["history"]
+
+
+def test_the_figures_legends_name_all_five_schemes_inside_the_figure_wide_and_on_a_phone():
+    from .figure_checks import assert_legends_read_whole
+
+    every_scheme = dataclasses.replace(TINY, schemes=experiment.SCHEMES, seeds=(0,), tasks=("copy_back",))
+    results = experiment.run_experiment(every_scheme)
+    for wide in (figures.accuracy_figure(results, "copy_back"),
+                 figures.learning_figure(results, "copy_back")):
+        assert len(wide.legends[0].get_texts()) == len(experiment.SCHEMES)
+        assert_legends_read_whole(wide)
+        assert_legends_read_whole(narrow_figure(wide))

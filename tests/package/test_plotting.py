@@ -313,6 +313,25 @@ def test_narrow_figure_leaves_a_legend_that_covers_nothing_where_it_is():
     assert axes.bbox.contains(*axes.get_legend().get_window_extent(renderer).p0)
 
 
+def test_a_line_within_half_a_line_of_text_of_a_legend_counts_as_covered():
+    """A line that runs up to a legend's handles reads as one of them: it counts as covered."""
+    figure = Figure(figsize=(4, 3), dpi=110, layout="constrained")
+    axes = figure.add_subplot()
+    axes.plot([0, 1], [0.05, 0.05], label="a series")
+    axes.set(xlim=(0, 1), ylim=(0, 1))
+    legend = axes.legend(loc="upper left")
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    box = legend.get_window_extent(renderer)
+    half_line = legend.get_texts()[0].get_fontsize() / 2 * figure.dpi / 72  # pixels
+    to_data = axes.transData.inverted()
+    for gap, covered in ((0.5 * half_line, True), (1.5 * half_line, False)):
+        y = to_data.transform((box.x0, box.y0 - gap))[1]
+        probe = axes.plot([0, 1], [y, y])[0]
+        assert plotting._covers_data(axes, legend, renderer) is covered, gap
+        probe.remove()
+
+
 def _labels_on_screen(figure):
     """The x tick labels the narrow copy shows: (text, rotation) of each, once it is drawn."""
     plotting.figure_png(figure)

@@ -321,3 +321,13 @@ def test_exercises_accept_the_worked_answers_and_name_the_mistakes(tables):
     assert ex.check_padded_positions([0, 0, 0, 0, 1, 2, 3])
     assert "arange(T)" in str(ex.check_padded_positions(list(range(7))))
     assert "off by one" in str(ex.check_padded_positions([0, 0, 0, 1, 2, 3, 4]))
+
+
+def test_rotation_figure_legend_reads_whole_wide_and_on_a_phone():
+    from embedding_course.plotting import narrow_figure
+
+    from .figure_checks import assert_legends_read_whole
+
+    wide = figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 7, 20))
+    assert_legends_read_whole(wide)
+    assert_legends_read_whole(narrow_figure(wide))

@@ -198,3 +198,14 @@ def test_bad_arguments_raise_value_error(call):
 def test_padding_index_outside_the_table_raises_index_error():
     with pytest.raises(IndexError, match="padding_idx"):
         sv.fairseq_table(4, 8, padding_idx=4)
+
+
+def test_frequency_spacing_figure_legends_read_whole_wide_and_on_a_phone():
+    from embedding_course.figures.sinusoidal_variants import frequency_spacing_figure
+    from embedding_course.plotting import narrow_figure
+
+    from .figure_checks import assert_legends_read_whole
+
+    wide = frequency_spacing_figure()
+    assert_legends_read_whole(wide)
+    assert_legends_read_whole(narrow_figure(wide))

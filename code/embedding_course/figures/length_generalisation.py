@@ -85,7 +85,7 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes.set_ylabel("accuracy")
     axes.set_title(f"{TASK_NAMES[task]}\nmean of {len(results.settings.seeds)} seeds, band: min to max",
                    fontsize=10)
-    figure.legend(frameon=False, fontsize=9, loc="outside lower center", ncols=3)  # below: fits a phone
+    figure.legend(frameon=False, loc="outside lower center", ncols=2)  # below: fits a phone
     return figure
 
 
@@ -124,7 +124,7 @@ def learning_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes.set_xlabel("training steps (a line ends where its models stopped)")
     axes.set_ylabel(f"accuracy at lengths 1–{results.settings.train_len}")
     axes.set_title(f"{TASK_NAMES[task]}: learning curves\nmean of the seeds, band: min to max", fontsize=10)
-    figure.legend(frameon=False, fontsize=9, loc="outside lower center", ncols=3)
+    figure.legend(frameon=False, loc="outside lower center", ncols=2)
     return figure
 
 

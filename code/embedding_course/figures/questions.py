@@ -122,7 +122,7 @@ def rotation_figure(d_model: int, pairs: Sequence[int], offset: int, positions: 
         axes.set_ylim(-1.25, 1.25)
         axes.set_xlabel(f"cos (dimension {2 * pair + 1})")
         axes.set_ylabel(f"sin (dimension {2 * pair})")
-    panels[-1].legend(frameon=False, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    panels[-1].legend(frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
     return figure
 
 

@@ -31,13 +31,13 @@ def frequency_spacing_figure(d_model: int = 16, d_models: Sequence[int] = (16, 6
     left.plot(pairs, paper.numpy(), marker="o", color=plotting.PALETTE[0],
               label="paper: 10000^(2i/d)")
     left.plot(pairs, spaced.numpy(), marker="s", linestyle="--", color=plotting.PALETTE[1],
-              label="tensor2tensor / fairseq: exp(i ln(10000)/(d/2-1))")
+              label="tensor2tensor / fairseq:\nexp(i ln(10000)/(d/2-1))")
     left.axhline(two_pi * 10000, color="grey", linewidth=0.8, linestyle=":", label="2π · 10000")
     left.set_yscale("log")
     left.set_xlabel("pair index i")
     left.set_ylabel("wavelength (positions per cycle, log)")
     left.set_title(f"Wavelength of each pair, d = {d_model}")
-    left.legend(frameon=False, fontsize=8, loc="upper left")
+    left.legend(frameon=False, loc="lower right")
     left.grid(alpha=0.3)
     for index, width in enumerate(d_models):
         ratio = variants.paper_frequencies(width) / variants.tensor2tensor_frequencies(width)  # (C/2,)
@@ -47,6 +47,6 @@ def frequency_spacing_figure(d_model: int = 16, d_models: Sequence[int] = (16, 6
     right.set_xlabel("relative pair index i / (d/2 - 1)")
     right.set_ylabel("wavelength ratio, fairseq / paper")
     right.set_title("How much slower each pair turns")
-    right.legend(frameon=False, fontsize=8)
+    right.legend(frameon=False)
     right.grid(alpha=0.3)
     return figure
