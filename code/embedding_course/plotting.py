@@ -38,7 +38,9 @@ def figure_png(figure: Figure, density: float = 1.0) -> bytes:
     """The PNG bytes of a figure, small and reproducible.
 
     The image is reduced to a 256-colour palette (heatmaps of noisy tables are otherwise
-    near 1 MB) and carries no timestamp, so two builds give identical files.
+    near 1 MB) and carries no timestamp, so two builds give identical files. The values
+    written in a heatmap's cells are drawn as large as the cells leave room for, never smaller
+    (``_fit_cell_values``); the figure itself keeps their sizes.
 
     Args:
         figure: the matplotlib ``Figure``.
@@ -47,8 +49,19 @@ def figure_png(figure: Figure, density: float = 1.0) -> bytes:
     from PIL import Image
 
     density = checks.positive(density, "density")
+    cell_values = [text for axes in figure.axes if axes.images for text in axes.texts]
+    drawn_as = [(text.get_fontsize(), text.get_visible()) for text in cell_values]
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=figure.dpi * density, metadata={"Software": None})
+    try:
+        if cell_values:
+            renderer = FigureCanvasAgg(figure).get_renderer()
+            figure.draw(renderer)  # lays it out: its cells have their size
+            _fit_cell_values(figure, renderer, leave_out=False)  # (the figure's own sizes fit)
+        figure.savefig(buffer, format="png", dpi=figure.dpi * density, metadata={"Software": None})
+    finally:
+        for text, (size, visible) in zip(cell_values, drawn_as, strict=True):
+            text.set_fontsize(size)
+            text.set_visible(visible)
     buffer.seek(0)
     image = Image.open(buffer).convert("RGB")
     palette = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
@@ -119,15 +132,8 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     # Lay it out once: after its panels moved, the constrained layout places their colour bars
     # right only from its second pass on (and what follows is measured on this one).
     copy.draw(renderer)
+    _fit_cell_values(copy, renderer, leave_out=True)
     for axes in copy.axes:
-        if axes.images and axes.texts:  # a heatmap's values: as large as its cells leave room for
-            cell = axes.get_window_extent(renderer).width / axes.images[0].get_array().shape[1]
-            size = axes.texts[0].get_fontsize()
-            fitting = size * CELL_TEXT_SHARE * cell / max(text.get_window_extent(renderer).width
-                                                          for text in axes.texts)
-            for text in axes.texts:
-                text.set_fontsize(min(max(size, fitting), max(size, NARROW_SMALLEST_TEXT)))
-                text.set_visible(fitting >= size)  # left out when even their own size does not fit
         if axes.get_legend() is not None and _covers_data(axes, axes.get_legend(), renderer):
             # below the panel's x axis (its tick labels and label), which keeps its height
             under_axis = axes.xaxis.get_tightbbox(renderer) if axes.xaxis.get_visible() else None
@@ -150,6 +156,26 @@ def _raise_small_text(figure: Figure) -> None:
     for text in figure.findobj(lambda artist: isinstance(artist, Text)):
         if id(text) not in kept and text.get_fontsize() < NARROW_SMALLEST_TEXT:
             text.set_fontsize(NARROW_SMALLEST_TEXT)
+
+
+def _fit_cell_values(figure: Figure, renderer, leave_out: bool) -> None:
+    """The values written in each heatmap's cells (an axes with an image and texts), as large as
+    the cells leave room for, from their own size up to ``NARROW_SMALLEST_TEXT``: the widest
+    takes at most ``CELL_TEXT_SHARE`` of a cell. With ``leave_out``, values that do not fit
+    even at their own size are left out (the colours stay). ``figure`` must be laid out (drawn
+    once with ``renderer``)."""
+    for axes in figure.axes:
+        values = [text for text in axes.texts if text.get_visible()] if axes.images else []
+        if not values:
+            continue
+        cell = axes.get_window_extent(renderer).width / axes.images[0].get_array().shape[1]
+        size = values[0].get_fontsize()
+        fitting = size * CELL_TEXT_SHARE * cell / max(text.get_window_extent(renderer).width
+                                                      for text in values)
+        for text in values:
+            text.set_fontsize(min(max(size, fitting), max(size, NARROW_SMALLEST_TEXT)))
+            if leave_out:
+                text.set_visible(fitting >= size)
 
 
 def _legend_again(figure: Figure, owner, legend, renderer, **placement) -> None:

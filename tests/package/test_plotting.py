@@ -72,6 +72,27 @@ def test_figure_png_draws_at_a_higher_density_on_request():
         plotting.figure_png(figure, 0)
 
 
+def _annotated(size: int, value_size: float | None = None):
+    """An annotated heatmap of ``size`` x ``size`` (its values at ``value_size`` points if given)."""
+    figure = plotting.heatmap(np.eye(size), annotate=True, size=(7, 4))
+    for text in figure.axes[0].texts:
+        text.set_fontsize(value_size or text.get_fontsize())
+    return figure
+
+
+def test_figure_png_draws_cell_values_as_large_as_the_cells_allow_and_keeps_the_figure_s_sizes():
+    roomy = _annotated(3)  # values at 8 pt in cells that have room for more
+    drawn = plotting.figure_png(roomy)
+    assert drawn == plotting.figure_png(_annotated(3, plotting.NARROW_SMALLEST_TEXT))
+    assert {text.get_fontsize() for text in roomy.axes[0].texts} == {8}
+    tight = _annotated(24)  # no room even at their own size: drawn at it, not left out
+    without_values = _annotated(24)
+    for text in without_values.axes[0].texts:
+        text.set_visible(False)
+    assert plotting.figure_png(tight) != plotting.figure_png(without_values)
+    assert all(text.get_visible() for text in tight.axes[0].texts)
+
+
 def _states(count):
     return [[go.Scatter(y=[i, i + 1]), go.Bar(y=[i])] for i in range(count)]
 
