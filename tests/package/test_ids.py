@@ -104,7 +104,7 @@ def test_figures_are_matplotlib_figures():
     assert math.isclose(ids.EARTH_RADIUS_KM, 6371.0)
 
 
-def test_the_map_s_city_labels_stay_apart_and_off_other_cities_wide_and_on_a_phone():
+def test_the_map_s_city_labels_stay_apart_and_by_their_own_city_wide_and_on_a_phone():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from embedding_course import plotting
@@ -125,6 +125,10 @@ def test_the_map_s_city_labels_stay_apart_and_off_other_cities_wide_and_on_a_pho
                 if city != index:
                     assert not label.expanded(1, 1).overlaps(type(label).from_bounds(x - 4, y - 4, 8, 8)), (
                         by_place.texts[index].get_text(), ids.CITIES[city].name)
+            # read with its own dot: no other dot is as near the label
+            gaps = [math.hypot(max(label.x0 - x, 0, x - label.x1), max(label.y0 - y, 0, y - label.y1))
+                    for x, y in dots]
+            assert int(np.argmin(gaps)) == index, (by_place.texts[index].get_text(), gaps)
 
 
 def test_id_vs_vector_rows_compares_gaps_with_learned_similarity():

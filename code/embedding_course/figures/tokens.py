@@ -20,11 +20,12 @@ _LABEL_OFFSETS = {
     "Amsterdam": ((0, 7), "center"),
     "Athens": ((0, -12), "center"),
     "Berlin": ((0, 7), "center"),
-    "Brussels": ((-2, -12), "center"),
+    "Brussels": ((6, -3), "left"),
     "Dublin": ((0, 7), "center"),
+    "Lisbon": ((0, 7), "center"),
     "London": ((-6, 3), "right"),
     "Paris": ((-6, -9), "right"),
-    "Prague": ((-6, 5), "right"),
+    "Prague": ((6, -3), "left"),
     "Stockholm": ((-6, 3), "right"),
     "Vienna": ((0, -12), "center"),
     "Warsaw": ((0, -12), "center"),
@@ -41,7 +42,7 @@ def map_analogy_figure() -> Figure:
     by_id.scatter(np.zeros(len(ids.CITIES)), range(len(ids.CITIES)), c=colours, s=50, zorder=3)
     by_id.axvline(0, color="#999999", lw=1, zorder=1)
     for index, name in enumerate(names):
-        by_id.annotate(name, (0, index), xytext=(8, 0), textcoords="offset points", va="center", fontsize=8)
+        by_id.annotate(name, (0, index), xytext=(8, 0), textcoords="offset points", va="center", fontsize=10)
     by_id.set_yticks(range(len(ids.CITIES)))
     by_id.set_ylim(len(ids.CITIES) - 0.5, -0.5)  # ID 0 at the top
     by_id.set_xlim(-0.3, 1.6)
