@@ -70,6 +70,7 @@ def figure_png(figure: Figure, density: float = 1.0) -> bytes:
     return output.getvalue()
 
 
+WIDEST = 7.5  # inches: wider, a 550-px column (a small tablet's) shows 10 pt text below 10 px
 NARROW_WIDTH = 4.0  # inches: 440 px at the figures' 110 dpi, about a phone's column at 0.8x
 NARROW_SMALLEST_TEXT = 10.0  # points: matplotlib's default size, 12 px on a 390 px screen
 CELL_TEXT_SHARE = 0.8  # the widest value written in a heatmap's cell takes at most this much of it
@@ -132,6 +133,11 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     # Lay it out once: after its panels moved, the constrained layout places their colour bars
     # right only from its second pass on (and what follows is measured on this one).
     copy.draw(renderer)
+    wrapped = [text for text in titles + copy.texts if text._get_wrapped_text() != text.get_text()]
+    for text in wrapped:  # break their lines where this layout wraps them, for good: the layout
+        text.set_text(text._get_wrapped_text())  # makes room for a text's own lines, not for those
+    if wrapped:  # a wrap adds as it draws (a title's first line was cut off)
+        copy.draw(renderer)
     _fit_cell_values(copy, renderer, leave_out=True)
     for axes in copy.axes:
         if axes.get_legend() is not None and _covers_data(axes, axes.get_legend(), renderer):
@@ -440,7 +446,7 @@ def heatmap_panels(
         panel_limits = [limits] * count
     else:
         panel_limits = list(limits)
-    figure = _new_figure(*(size or (4.2 * columns, 3.6 * rows)))
+    figure = _new_figure(*(size or (min(4.2 * columns, WIDEST), 3.6 * rows)))
     axes_grid = figure.subplots(rows, columns, squeeze=False)
     for index, (matrix, title) in enumerate(zip(matrices, titles, strict=True)):
         axes = axes_grid[index // columns][index % columns]

@@ -30,9 +30,9 @@ from embedding_course.device import pick_device
 from embedding_course.similarity import cosine_similarity_matrix
 
 LAYOUTS = ("interleaved", "halves")
-LAYOUT_NAMES = {
-    "interleaved": "interleaved: sin, cos, sin, cos, ... (as in the paper)",
-    "halves": "concatenated halves: all sines, then all cosines",
+LAYOUT_NAMES = {  # as figure titles: two short lines each, to sit side by side
+    "interleaved": "interleaved: sin, cos, sin, cos, ...\n(as in the paper)",
+    "halves": "concatenated halves:\nall sines, then all cosines",
 }
 
 

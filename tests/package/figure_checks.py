@@ -1,5 +1,6 @@
 """Checks on a matplotlib figure as a reader sees it, shared by the figure tests."""
 
+import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from embedding_course import plotting
@@ -21,3 +22,66 @@ def assert_legends_read_whole(figure, smallest: float = plotting.NARROW_SMALLEST
             f"legend {names} runs past the figure"
         if axes is not None:
             assert not plotting._covers_data(axes, legend, renderer), f"legend {names} covers the data"
+
+
+def _texts(figure):
+    """Every visible, non-empty text of ``figure`` that a reader reads: titles, axis labels, tick
+    labels and other text, the colour bars' too (a legend counts as one box: its entries sit
+    beside their handles). A heatmap's cell values are left out: each sits in its own cell."""
+    texts = [text for text in figure.texts if text.get_visible() and text.get_text().strip()]
+    for axes in figure.axes:
+        texts += [axes.title, axes._left_title, axes._right_title, axes.xaxis.label, axes.yaxis.label]
+        for axis in (axes.xaxis, axes.yaxis):  # the ticks drawn: those inside the view
+            texts += [label for tick in axis._update_ticks() for label in (tick.label1, tick.label2)]
+        texts += [axes.get_legend()] if axes.get_legend() else []
+        if not axes.images:
+            texts += axes.texts
+    texts += list(figure.legends)
+    if figure._suptitle is not None:
+        texts.append(figure._suptitle)
+    return [text for text in texts if text.get_visible()
+            and (not hasattr(text, "get_text") or text.get_text().strip())]
+
+
+def _corners(text, renderer) -> np.ndarray:
+    """The four corners of a text's box on the screen, turned as the text is (a legend: its box)."""
+    box = text.get_window_extent(renderer)
+    degrees = text.get_rotation() if hasattr(text, "get_rotation") else 0.0
+    if degrees % 90 == 0:  # upright or on its side: the box on the screen is the text's own
+        return np.array([[box.x0, box.y0], [box.x1, box.y0], [box.x1, box.y1], [box.x0, box.y1]])
+    lines = [renderer.get_text_width_height_descent(line, text.get_fontproperties(), ismath=False)
+             for line in text.get_text().split("\n")]
+    half = np.array([max(width for width, _, _ in lines), sum(height for _, height, _ in lines)]) / 2
+    angle = np.radians(degrees)
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    signs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    return np.array([(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2]) + (signs * half) @ turn.T
+
+
+def _overlap(first: np.ndarray, second: np.ndarray, tolerance: float = 1.0) -> bool:
+    """Whether two boxes (corners, any turn) overlap by more than ``tolerance`` pixels: no edge
+    direction of either separates them (the separating axis test)."""
+    for corners in (first, second):
+        for edge in np.diff(np.vstack([corners, corners[:1]]), axis=0):
+            normal = np.array([-edge[1], edge[0]]) / np.hypot(*edge)
+            a, b = first @ normal, second @ normal
+            if min(a.max(), b.max()) - max(a.min(), b.min()) <= tolerance:
+                return False
+    return True
+
+
+def assert_text_reads_whole(figure) -> None:
+    """No text of ``figure`` runs past its edges or overlaps another text (``_texts``)."""
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    frame = figure.bbox
+    texts = _texts(figure)
+    boxes = [text.get_window_extent(renderer) for text in texts]
+    names = [text.get_text() if hasattr(text, "get_text") else "legend" for text in texts]
+    cut = [name for name, box in zip(names, boxes, strict=True) if box.x0 < frame.x0 - 1
+           or box.x1 > frame.x1 + 1 or box.y0 < frame.y0 - 1 or box.y1 > frame.y1 + 1]
+    assert not cut, f"text past the figure's edge: {cut}"
+    corners = [_corners(text, renderer) for text in texts]
+    overlapping = [(names[i], names[j]) for i in range(len(texts)) for j in range(i + 1, len(texts))
+                   if _overlap(corners[i], corners[j])]
+    assert not overlapping, f"texts drawn over each other: {overlapping}"

@@ -233,3 +233,54 @@ def test_rotary_explorers_have_one_state_per_step():
     per_state = len(rotary_figures.SCALING_METHODS) + 2  # a line per method, the two contexts
     assert len(scaling.data) == len(rotary_figures.SCALING_FACTORS) * per_state
     assert not rotary_figures.rotation_explorer_figure(positions=(3,)).layout.sliders
+
+
+# ---------------------------------------------------------------- every lesson's static figures
+
+def _lesson_figures(vocab) -> dict:
+    """Builders of the static figures the lessons draw at their widest (7.5 in), with the
+    lessons' own titles and, where it is cheap, their own arguments."""
+    from embedding_course import one_hot, rope_scaling
+    from embedding_course.figures import one_hot as one_hot_figures
+    from embedding_course.figures import rotary as rotary_figures
+    from embedding_course.figures import tokens as token_figures
+
+    sentence = ["the", "cat", "sat", "on", "the", "mat"]
+    ids = torch.tensor([vocab.token_to_id.get(word, vocab.unk_id) for word in sentence])
+    vectors = one_hot.one_hot(ids, len(vocab))
+    random = torch.randn(3, 128, 128, generator=torch.Generator().manual_seed(0))
+    tables = {"learned, untrained (N(0, 1))": random[0], "learned, trained (BERT: MiniLM)": random[1],
+              "sinusoidal (interleaved)": positional.sinusoidal_encoding(128, 128, device="cpu")}
+    query, key = random[2, :2, :64]
+    model = make_model(vocab).eval()
+    batch, output = pipeline.text_to_vectors("the dog bites the man", vocab, model)
+    order = attention_order.order_experiment("dog bites man", "man bites dog", vocab, model)
+    return {
+        "lesson 1, the map": token_figures.map_analogy_figure,
+        "lesson 2, similarity": lambda: one_hot_figures.similarity_figure(sentence, vectors),
+        "lesson 2, the bridge": lambda: one_hot_figures.bridge_figure(ids, random[2, :len(vocab), :8],
+                                                                      sentence),
+        "lesson 4, binary counter": lambda: positional_figures.binary_counter_figure(64, 6, 16),
+        "lesson 4, three tables": lambda: positional_figures.compare_tables_figure(tables),
+        "lesson 4, three similarities": lambda: positional_figures.compare_similarity_figure(tables, step=4),
+        "lesson 4, two layouts": lambda: plotting.heatmap_panels(
+            [random[0, :50, :64]] * 2, list(positional.LAYOUT_NAMES.values()), size=(7.5, 3.7)),
+        "lesson 4, wavelengths": lambda: variant_figures.frequency_spacing_figure(16, (16, 64, 512)),
+        "lesson 4, RoPE and ALiBi": lambda: positional_figures.rope_alibi_figure(query, key, 32, 0.125),
+        "lesson 5, tokens": lambda: pipeline_figures.token_similarity_figure(
+            batch.tokens[0], model.stages(batch.ids)["scaled token vectors"][0], output[0]),
+        "lesson 5, order": lambda: pipeline_figures.order_figure(order),
+        "lesson 8, interpolation": lambda: rotary_figures.interpolation_figure(rope_scaling.fitted_score()),
+    }
+
+
+@pytest.mark.parametrize("name", list(_lesson_figures(WordVocabulary.from_texts(CORPUS))))
+def test_lesson_figures_read_whole_on_a_desktop_and_on_a_phone(vocab, name):
+    """At most ``plotting.WIDEST`` wide (so a desktop column shows their text at 10 px or more),
+    and in both drawings no text past the figure's edge or over another."""
+    from .figure_checks import assert_text_reads_whole
+
+    figure = _lesson_figures(vocab)[name]()
+    assert figure.get_figwidth() <= plotting.WIDEST
+    assert_text_reads_whole(figure)
+    assert_text_reads_whole(plotting.narrow_figure(figure))

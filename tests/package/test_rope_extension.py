@@ -81,3 +81,15 @@ def test_fitted_score_explodes_outside_and_stays_bounded_inside():
     fit = rope_scaling.fitted_score()
     assert fit["inside_max"] < 2
     assert fit["outside_max"] > 1000 * fit["inside_max"]
+
+
+def test_extension_figure_reads_whole_on_a_desktop_and_on_a_phone(results):
+    from embedding_course import plotting
+    from embedding_course.figures import rotary as rotary_figures
+
+    from .figure_checks import assert_text_reads_whole
+
+    figure = rotary_figures.extension_figure(results)
+    assert figure.get_figwidth() <= plotting.WIDEST
+    assert_text_reads_whole(figure)
+    assert_text_reads_whole(plotting.narrow_figure(figure))

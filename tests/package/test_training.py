@@ -142,3 +142,12 @@ def test_bad_arguments_are_clear_errors(call, error, message):
 def test_similarity_heatmap_rejects_a_missing_snapshot(run):
     with pytest.raises(IndexError, match=r"snapshot index 99 is outside 0..12"):
         training_figures.similarity_heatmap(run, 99)
+
+
+def test_before_after_figure_reads_whole_on_a_desktop_and_on_a_phone(run):
+    from .figure_checks import assert_text_reads_whole
+
+    figure = training_figures.before_after_figure(run)
+    assert figure.get_figwidth() <= plotting.WIDEST
+    assert_text_reads_whole(figure)
+    assert_text_reads_whole(plotting.narrow_figure(figure))

@@ -177,13 +177,22 @@ def test_a_sharp_phone_loads_the_narrow_drawing_at_twice_the_density(browser, si
         result.page.context.close()
 
 
+# The narrowest columns above a phone's: at 600 px (no sidebar) and at 1200 px (both sidebars)
+WIDER_SCREENS = [600, 1200]
+
+
 @pytest.mark.parametrize("docname", FIGURE_PAGES)
-def test_static_figures_are_drawn_whole_on_a_wider_screen(browser, site_url, docname):
-    """From 600 px up, a static figure shows its own drawing, the one its alt text describes."""
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(600, 900))
+@pytest.mark.parametrize("width", WIDER_SCREENS)
+def test_static_figures_are_drawn_whole_and_readable_on_a_wider_screen(browser, site_url, docname, width):
+    """From 600 px up, a static figure shows its own drawing, the one its alt text describes,
+    and its text is at least 10 px where the column is narrowest."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(width, 900))
     try:
         figures = load_static_figures(result.page)
         assert figures, f"{docname}: no static figure found"
         assert [figure["shown"] for figure in figures] == [figure["src"] for figure in figures]
+        texts = [(figure["alt"], FIGURE_TEXT_PX * figure["width"] / figure["natural"]) for figure in figures]
+        small = [f"{alt!r}: its text is {text:.1f} px" for alt, text in texts if text < SMALLEST_TEXT_PX]
+        assert small == [], f"{docname} at {width} px:\n" + "\n".join(small)
     finally:
         result.page.context.close()

@@ -78,7 +78,7 @@ def similarity_figure(tokens: Sequence[str], vectors) -> Figure:
         ("cosine similarity", cosine_similarity_matrix(checks.array(vectors, "vectors")), (0.0, 1.0)),
         ("Euclidean distance", one_hot.distance_matrix(vectors), (0.0, 2.0)),
     ]
-    figure = plotting._new_figure(9.0, 4.0)
+    figure = plotting._new_figure(plotting.WIDEST, 4.0)
     for axes, (name, matrix, (low, high)) in zip(figure.subplots(1, 2), panels, strict=True):
         image = axes.imshow(matrix, cmap=plotting.SEQUENTIAL, vmin=low, vmax=high, interpolation="nearest")
         figure.colorbar(image, ax=axes, shrink=0.85)
@@ -111,7 +111,7 @@ def bridge_figure(ids, table, tokens: Sequence[str] | None = None) -> Figure:
     product = vectors @ table  # (T, C)
     vocab_size, dim = table.shape
     limit = float(np.abs(table).max()) or 1.0
-    figure = plotting._new_figure(9.0, 3.6)
+    figure = plotting._new_figure(plotting.WIDEST, 3.4)
     left, middle, right = figure.subplots(1, 3, width_ratios=[vocab_size, dim, dim])
     positions = range(len(checked))
     row_labels = [f"{t}: {w}" for t, w in enumerate(tokens)] if tokens is not None else list(positions)

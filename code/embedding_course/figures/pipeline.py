@@ -24,7 +24,7 @@ def order_figure(experiment: OrderExperiment) -> Figure:
     titles = [f"no positions: “{a}”", f"no positions: “{b}”",
               f"with positions: “{a}”", f"with positions: “{b}”"]
     return plotting.heatmap_panels(matrices, titles, xlabel="key", ylabel="query", limits=(-limit, limit),
-                          rows=2, size=(8.6, 7.4), colorbar_label="score", annotate=True,
+                          rows=2, size=(plotting.WIDEST, 7.0), colorbar_label="score", annotate=True,
                           ticklabels=[*experiment.tokens, *experiment.tokens])
 
 
@@ -34,7 +34,8 @@ def mask_figure(experiment: MaskExperiment) -> Figure:
     matrices = [*experiment.weights["unmasked"], *experiment.weights["causal"]]
     titles = [f"unmasked: “{a}”", f"unmasked: “{b}”", f"causal: “{a}”", f"causal: “{b}”"]
     return plotting.heatmap_panels(matrices, titles, xlabel="key", ylabel="query", diverging=False,
-                                   limits=(0, 1), rows=2, size=(8.6, 7.4), colorbar_label="weight",
+                                   limits=(0, 1), rows=2, size=(plotting.WIDEST, 7.0),
+                                   colorbar_label="weight",
                                    annotate=True, ticklabels=[*experiment.tokens, *experiment.tokens])
 
 
@@ -112,7 +113,8 @@ def token_similarity_figure(tokens: Sequence[str], before: torch.Tensor, after: 
                 for vectors in (before, after)]
     return plotting.heatmap_panels(matrices, ["token vectors only", "token + position vectors"],
                           limits=(-1, 1), annotate=True, ticklabels=[list(tokens)] * 2,
-                          colorbar_label="cosine similarity", shared_colorbar=True, size=(9.0, 4.0))
+                          colorbar_label="cosine similarity", shared_colorbar=True,
+                          size=(plotting.WIDEST, 3.7))
 
 
 def scale_figure(measurements: dict[str, list[float]]) -> Figure:
@@ -124,7 +126,7 @@ def scale_figure(measurements: dict[str, list[float]]) -> Figure:
     series = [("N(0, 1) start, x sqrt(d)", "default_scaled"),
               ("N(0, 1/d) start, x sqrt(d)", "small_scaled"),
               ("N(0, 1/d) start, no scale", "small_unscaled")]
-    figure = plotting._new_figure(8.8, 3.9)
+    figure = plotting._new_figure(plotting.WIDEST, 3.7)
     left, right = figure.subplots(1, 2)
     for index, (label, key) in enumerate(series):
         style = dict(color=plotting.PALETTE[index], marker="o", markersize=4, label=label)

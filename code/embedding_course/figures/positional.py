@@ -20,7 +20,7 @@ def binary_counter_figure(max_len: int = 64, bits: int = 6, d_model: int = 16,
         [counter, table],
         ["binary counter: bit j flips every 2^j positions", f"sinusoidal, d_model = {d_model} (interleaved)"],
         xlabel="column", ylabel="position", diverging=[False, True], limits=[(0, 1), (-1, 1)],
-        size=(9.5, 4.2),
+        size=(plotting.WIDEST, 3.9),
     )
     figure.axes[0].set_xticks(range(bits), labels=[f"bit {j}" for j in range(bits)], rotation=45, ha="right")
     figure.axes[2].set_yticks([0, 1])  # the first panel's colour bar: a bit is 0 or 1
@@ -38,8 +38,9 @@ def compare_tables_figure(tables: Mapping[str, torch.Tensor], *, robust: float =
         dims: show only the first ``dims`` dimensions (all by default).
     """
     shown = [torch.as_tensor(table)[:positions, :dims] for table in tables.values()]
-    return plotting.heatmap_panels(shown, list(tables.keys()), xlabel="dimension", ylabel="position",
-                          diverging=True, robust=robust, size=(3.4 * len(tables), 3.3))
+    return plotting.heatmap_panels(shown, _panel_titles(tables), xlabel="dimension", ylabel="position",
+                                   diverging=True, robust=robust,
+                                   size=(min(3.4 * len(tables), plotting.WIDEST), 3.5))
 
 
 def compare_similarity_figure(tables: Mapping[str, torch.Tensor], step: int = 1) -> Figure:
@@ -52,10 +53,16 @@ def compare_similarity_figure(tables: Mapping[str, torch.Tensor], step: int = 1)
     matrices = [positional.position_similarity(torch.as_tensor(table, dtype=torch.float64)[::step])
                 for table in tables.values()]
     size = matrices[0].shape[0] * step
-    return plotting.heatmap_panels(matrices, list(tables.keys()), xlabel="position", ylabel="position",
-                          diverging=True, limits=(-1, 1), colorbar_label="cosine similarity",
-                          size=(3.2 * len(tables) + 0.8, 3.3), extent=(-0.5, size - 0.5, size - 0.5, -0.5),
-                          shared_colorbar=True)
+    return plotting.heatmap_panels(matrices, _panel_titles(tables), xlabel="position", ylabel="position",
+                                   diverging=True, limits=(-1, 1), colorbar_label="cosine similarity",
+                                   size=(min(3.2 * len(tables) + 0.8, plotting.WIDEST), 3.2),
+                                   extent=(-0.5, size - 0.5, size - 0.5, -0.5), shared_colorbar=True)
+
+
+def _panel_titles(tables: Mapping[str, torch.Tensor]) -> list[str]:
+    """The tables' names as panel titles, a parenthesis on a line of its own: three panels share
+    ``plotting.WIDEST`` inches, and one-line titles would run into each other."""
+    return [name.replace(" (", "\n(", 1) for name in tables]
 
 
 def position_explorer_figure(max_len: int = 50, d_model: int = 64, base: float = 10000.0,
@@ -148,9 +155,9 @@ def rope_alibi_figure(query, key, seq_len: int = 32, slope: float = 0.25, base: 
     bias = torch.where(torch.isinf(bias), torch.full_like(bias, float("nan")), bias)
     figure = plotting.heatmap_panels(
         [scores, bias],
-        ["RoPE: score of q at m, k at n (constant along diagonals)",
-         f"ALiBi bias, slope {slope:g} (blank: masked future)"],
+        ["RoPE: score of q at m, k at n\n(constant along diagonals)",
+         f"ALiBi bias, slope {slope:g}\n(blank: masked future)"],
         xlabel="key position n", ylabel="query position m", diverging=[True, False],
-        size=(10.0, 4.2),
+        size=(plotting.WIDEST, 4.0),
     )
     return figure

@@ -119,7 +119,7 @@ def decay_figure(max_distance: int = 2000, dim: int = 128, base: float = 10000.0
 
 def interpolation_figure(fit: dict) -> Figure:
     """Position Interpolation's Figure 2: a fitted score extrapolated (left) and interpolated (right)."""
-    figure = plotting._new_figure(10.0, 3.6)
+    figure = plotting._new_figure(plotting.WIDEST, 3.4)
     left, right = figure.subplots(1, 2)
     length = fit["length"]
     left.plot(fit["far"], fit["far_score"], color=plotting.PALETTE[0], linewidth=0.8)
@@ -129,9 +129,9 @@ def interpolation_figure(fit: dict) -> Figure:
     left.set_ylabel("fitted score")
     right.plot(fit["near"], fit["near_score"], color=plotting.PALETTE[1], linewidth=0.8)
     right.scatter(fit["points"], fit["targets"], s=4, color=plotting.PALETTE[2], label="fitted points")
-    right.set_title(f"Interpolation: every 0.1 position in 0..{length}")
+    right.set_title(f"Interpolation: steps of 0.1 in 0..{length}")
     right.set_xlabel("position")
-    right.legend(frameon=False, loc="lower right")
+    right.legend(frameon=False, loc="upper right", bbox_to_anchor=(1, -0.17))  # below: out of the data
     for axes in (left, right):
         axes.grid(alpha=0.3)
     return figure
@@ -199,7 +199,7 @@ def extension_figure(results: ExtensionResults) -> Figure:
     """Accuracy by test length per method, zero-shot (left) and fine-tuned (right): mean and seed range."""
     models = results.settings.models
     lengths = np.arange(1, models.test_len + 1)
-    figure = plotting._new_figure(10.0, 3.8)
+    figure = plotting._new_figure(plotting.WIDEST, 3.7)
     panels = figure.subplots(1, 2, sharey=True)
     for axes, phase in zip(panels, PHASES, strict=True):
         for index, method in enumerate(results.settings.methods):

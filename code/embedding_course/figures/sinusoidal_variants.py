@@ -22,7 +22,7 @@ def frequency_spacing_figure(d_model: int = 16, d_models: Sequence[int] = (16, 6
     """
     if not d_models:
         raise ValueError("d_models is empty; give at least one width")
-    figure = plotting._new_figure(10, 3.9)
+    figure = plotting._new_figure(plotting.WIDEST, 4.8)
     left, right = figure.subplots(1, 2)
     two_pi = 2 * 3.141592653589793
     paper = two_pi / variants.paper_frequencies(d_model)  # (C/2,) positions per cycle
@@ -37,7 +37,7 @@ def frequency_spacing_figure(d_model: int = 16, d_models: Sequence[int] = (16, 6
     left.set_xlabel("pair index i")
     left.set_ylabel("wavelength (positions per cycle, log)")
     left.set_title(f"Wavelength of each pair, d = {d_model}")
-    left.legend(frameon=False, loc="lower right")
+    left.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.17))  # below: out of the data
     left.grid(alpha=0.3)
     for index, width in enumerate(d_models):
         ratio = variants.paper_frequencies(width) / variants.tensor2tensor_frequencies(width)  # (C/2,)

@@ -34,7 +34,7 @@ _LABEL_OFFSETS = {
 
 def map_analogy_figure() -> Figure:
     """Two views of the same cities: listed by ID (left) and placed by coordinates (right)."""
-    figure = plotting._new_figure(9.0, 5.6)
+    figure = plotting._new_figure(plotting.WIDEST, 5.2)
     by_id, by_place = figure.subplots(1, 2, width_ratios=[1, 3.2])
     names = ids.city_names()
     colours = plotting.matplotlib_colors(len(ids.CITIES), "tab20")
