@@ -21,7 +21,7 @@ def similarity_heatmap(run: ToyTrainingRun, index: int = -1) -> Figure:
 
 def before_after_figure(run: ToyTrainingRun) -> Figure:
     """Cosine similarity of the group words before training (first panel) and after (second)."""
-    figure = plotting._new_figure(plotting.WIDEST, 4.4)
+    figure = plotting._new_figure(plotting.WIDEST, 5.0)
     panels = figure.subplots(1, 2)
     for axes, index in zip(panels, (0, -1), strict=True):
         similarity = training.similarity_matrix(run.snapshots[index])  # (W, W)
