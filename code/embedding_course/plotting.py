@@ -117,10 +117,15 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
                     axes.remove()
             shown = sorted((axes for axes in panels if axes.get_visible()),
                            key=lambda axes: axes.get_subplotspec().num1)  # row by row
+            row_labels = {axes.get_subplotspec().rowspan.start: axes.get_ylabel() for axes in shown
+                          if axes.get_subplotspec().colspan.start == 0}
             column = copy.add_gridspec(len(shown), 1)
             for place, axes in enumerate(shown):
+                row = axes.get_subplotspec().rowspan.start
                 axes.set_subplotspec(column[place])
                 axes.yaxis.set_tick_params(labelleft=True)  # sharey hid it beside the first column
+                if not axes.get_ylabel():  # the row's y label, written beside its first panel only
+                    axes.set_ylabel(row_labels.get(row, ""))
             height = old_height / rows * len(shown)
     copy.set_size_inches(width, height)
     _raise_small_text(copy)

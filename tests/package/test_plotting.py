@@ -190,9 +190,9 @@ def test_narrow_figure_keeps_every_font_size():
     figure = _panels_side_by_side(2)
     narrow = plotting.narrow_figure(figure)
 
-    def sizes(fig):
-        return sorted((text.get_text(), text.get_fontsize()) for axes in fig.axes
-                      for text in (axes.title, axes.xaxis.label, axes.yaxis.label) if text.get_text())
+    def sizes(fig):  # a set: a stacked panel repeats its row's y label
+        return sorted({(text.get_text(), text.get_fontsize()) for axes in fig.axes
+                       for text in (axes.title, axes.xaxis.label, axes.yaxis.label) if text.get_text()})
 
     assert sizes(narrow) == sizes(figure)
 
@@ -215,6 +215,26 @@ def test_narrow_figure_shows_the_y_ticks_that_a_shared_axis_hid():
     plotting.figure_png(narrow)
     for axes in narrow.axes:  # sharey left the second panel's tick labels off
         assert axes.yaxis.get_tick_params()["labelleft"] and axes.get_yticklabels()
+
+
+def test_narrow_figure_labels_every_stacked_panel_with_its_row_s_y_label():
+    figure = plotting.heatmap_panels([np.eye(3)] * 4, ["a", "b", "c", "d"], rows=2, ylabel="query",
+                                     xlabel="key", size=(7, 6))
+    assert [axes.get_ylabel() for axes in figure.axes[:4]] == ["query", "", "query", ""]
+    narrow = plotting.narrow_figure(figure)
+    assert [axes.get_ylabel() for axes in narrow.axes[:4]] == ["query"] * 4
+
+
+def test_narrow_figure_keeps_every_line_of_a_wrapped_title():
+    """The layout makes room for the lines a wrap adds (a title's first line was cut off)."""
+    title = "RoPE: score of q at m, k at n (constant along diagonals)"
+    figure = plotting.heatmap_panels([np.eye(4)] * 2, [title, "ALiBi"], size=(7.5, 4))
+    narrow = plotting.narrow_figure(figure)
+    assert "\n" in narrow.axes[0].get_title()
+    renderer = FigureCanvasAgg(narrow).get_renderer()
+    narrow.draw(renderer)
+    box = narrow.axes[0].title.get_window_extent(renderer)
+    assert box.y1 <= narrow.bbox.y1 and box.y0 > narrow.axes[0].get_window_extent(renderer).y1
 
 
 def test_narrow_figure_gives_a_wide_legend_of_the_figure_fewer_columns():
