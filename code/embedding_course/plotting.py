@@ -82,9 +82,10 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     A side-by-side figure shrunk to a phone's width shrinks its text with it, to about 5 px.
     The copy keeps every font size but raises smaller titles, labels and legends to
     ``NARROW_SMALLEST_TEXT``, and stacks the panels of a grid in one column (in reading
-    order, each panel as tall as before), then lets the constrained layout place them. Titles
-    and axis labels wider than the copy wrap; a legend of the figure's own goes below, in as
-    many columns as fit, and so does a panel's legend that now lies over its lines or points
+    order, each panel as tall as before, each with its row's y label), then lets the
+    constrained layout place them. Titles and axis labels wider than the copy wrap (and the
+    layout makes room for every line); a legend of the figure's own goes below, in as many
+    columns as fit, and so does a panel's legend that now lies over its lines or points
     (below that panel); x tick labels that would touch turn until they do not; the values
     written in a heatmap's cells grow up to ``NARROW_SMALLEST_TEXT`` as far as the cells leave
     room, and are left out when they no longer fit (the colours stay). Tick labels keep their
@@ -138,10 +139,12 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     # Lay it out once: after its panels moved, the constrained layout places their colour bars
     # right only from its second pass on (and what follows is measured on this one).
     copy.draw(renderer)
+    # The layout makes room for a text's own lines, not for those a wrap adds as it draws (a
+    # wrapped title lost its first line above the figure): break them where this layout wraps.
     wrapped = [text for text in titles + copy.texts if text._get_wrapped_text() != text.get_text()]
-    for text in wrapped:  # break their lines where this layout wraps them, for good: the layout
-        text.set_text(text._get_wrapped_text())  # makes room for a text's own lines, not for those
-    if wrapped:  # a wrap adds as it draws (a title's first line was cut off)
+    for text in wrapped:
+        text.set_text(text._get_wrapped_text())
+    if wrapped:
         copy.draw(renderer)
     _fit_cell_values(copy, renderer, leave_out=True)
     for axes in copy.axes:
