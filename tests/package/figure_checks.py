@@ -24,6 +24,26 @@ def assert_legends_read_whole(figure, smallest: float = plotting.NARROW_SMALLEST
             assert not plotting._covers_data(axes, legend, renderer), f"legend {names} covers the data"
 
 
+def assert_laid_out_apart(figure) -> None:
+    """Each panel with its ticks, labels and title, and each legend of the figure's own, inside
+    the figure (a pixel of rounding allowed) and clear of every other; a colour bar may sit
+    under the overhang of its own panel's title or tick labels."""
+    plotting.figure_png(figure)  # draws it: the constrained layout places everything
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    # (box, the artist, the panels it is the colour bar of)
+    parts = [(axes.get_tightbbox(renderer), axes, getattr(axes, "_colorbar_info", {}).get("parents", []))
+             for axes in figure.axes if axes.get_visible()]
+    parts += [(legend.get_window_extent(renderer), legend, []) for legend in figure.legends]
+    width, height = figure.bbox.width, figure.bbox.height
+    for box, _, _ in parts:
+        assert box.x0 >= -1 and box.x1 <= width + 1 and box.y0 >= -1 and box.y1 <= height + 1, box
+    for index, (box, artist, parents) in enumerate(parts):
+        for other_box, other, other_parents in parts[index + 1:]:
+            if artist in other_parents or other in parents:
+                continue
+            assert not box.overlaps(other_box), (box, other_box)
+
+
 def _texts(figure):
     """Every visible, non-empty text of ``figure`` that a reader reads: titles, axis labels, tick
     labels and other text, the colour bars' too (a legend counts as one box: its entries sit

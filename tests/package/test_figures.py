@@ -255,6 +255,8 @@ def _lesson_figures(vocab) -> dict:
     model = make_model(vocab).eval()
     batch, output = pipeline.text_to_vectors("the dog bites the man", vocab, model)
     order = attention_order.order_experiment("dog bites man", "man bites dog", vocab, model)
+    scale = {"d": [16, 64, 256]} | {f"{measure}_{key}": [1.0, 2.0, 4.0] for measure in ("var", "ratio")
+                                    for key in ("default_scaled", "small_scaled", "small_unscaled")}
     return {
         "lesson 1, the map": token_figures.map_analogy_figure,
         "lesson 2, similarity": lambda: one_hot_figures.similarity_figure(sentence, vectors),
@@ -270,6 +272,8 @@ def _lesson_figures(vocab) -> dict:
         "lesson 5, tokens": lambda: pipeline_figures.token_similarity_figure(
             batch.tokens[0], model.stages(batch.ids)["scaled token vectors"][0], output[0]),
         "lesson 5, order": lambda: pipeline_figures.order_figure(order),
+        "lesson 5, scale": lambda: pipeline_figures.scale_figure(scale),
+        "lesson 8, wavelengths": rotary_figures.wavelength_figure,
         "lesson 8, interpolation": lambda: rotary_figures.interpolation_figure(rope_scaling.fitted_score()),
     }
 
@@ -277,10 +281,13 @@ def _lesson_figures(vocab) -> dict:
 @pytest.mark.parametrize("name", list(_lesson_figures(WordVocabulary.from_texts(CORPUS))))
 def test_lesson_figures_read_whole_on_a_desktop_and_on_a_phone(vocab, name):
     """At most ``plotting.WIDEST`` wide (so a desktop column shows their text at 10 px or more),
-    and in both drawings no text past the figure's edge or over another."""
-    from .figure_checks import assert_text_reads_whole
+    and in both drawings no text past the figure's edge or over another; on a phone, where the
+    panels are stacked, no panel over another."""
+    from .figure_checks import assert_laid_out_apart, assert_text_reads_whole
 
     figure = _lesson_figures(vocab)[name]()
     assert figure.get_figwidth() <= plotting.WIDEST
+    narrow = plotting.narrow_figure(figure)
     assert_text_reads_whole(figure)
-    assert_text_reads_whole(plotting.narrow_figure(figure))
+    assert_text_reads_whole(narrow)
+    assert_laid_out_apart(narrow)

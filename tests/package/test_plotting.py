@@ -11,6 +11,8 @@ from matplotlib.figure import Figure
 
 from embedding_course import plotting
 
+from .figure_checks import assert_laid_out_apart
+
 
 def test_heatmap_returns_a_figure_with_symmetric_limits_when_diverging():
     matrix = np.array([[-0.5, 0.2], [0.1, 0.9]])
@@ -143,24 +145,6 @@ def test_matplotlib_colors():
 # --- narrow_figure: a figure laid out again for a phone ---------------------------------------
 
 
-def _boxes(figure):
-    """Each axes' extent with its ticks, labels and title, in pixels, once the figure is drawn."""
-    plotting.figure_png(figure)  # draws it: the constrained layout places everything
-    renderer = FigureCanvasAgg(figure).get_renderer()
-    return ([axes.get_tightbbox(renderer) for axes in figure.axes if axes.get_visible()]
-            + [legend.get_window_extent(renderer) for legend in figure.legends])
-
-
-def _assert_laid_out_apart(figure):
-    boxes = _boxes(figure)
-    width, height = figure.bbox.width, figure.bbox.height
-    for box in boxes:  # nothing cut off at the figure's edges (a pixel of rounding allowed)
-        assert box.x0 >= -1 and box.x1 <= width + 1 and box.y0 >= -1 and box.y1 <= height + 1, box
-    for index, box in enumerate(boxes):
-        for other in boxes[index + 1:]:
-            assert not box.overlaps(other), (box, other)
-
-
 def _panels_side_by_side(count=3, rows=1):
     matrices = [np.arange(12.0).reshape(3, 4) * (index + 1) for index in range(count)]
     return plotting.heatmap_panels(matrices, [f"panel {index}" for index in range(count)],
@@ -179,7 +163,7 @@ def test_narrow_figure_stacks_side_by_side_panels_in_reading_order():
     assert tops == sorted(tops, reverse=True)  # one under the other, first on top
     lefts = [axes.get_position().x0 for axes in panels]
     assert max(lefts) - min(lefts) < 0.02  # in one column
-    _assert_laid_out_apart(narrow)
+    assert_laid_out_apart(narrow)
     # the figure itself is as it was: three panels in a row
     assert tuple(figure.get_size_inches()) == (wide_width, wide_height)
     assert len({round(axes.get_position().y1, 3) for axes in figure.axes
@@ -203,7 +187,7 @@ def test_narrow_figure_leaves_out_a_grid_s_empty_cells():
     panels = [axes for axes in narrow.axes if axes.get_subplotspec() is not None]
     assert [axes.get_title() for axes in panels] == ["panel 0", "panel 1", "panel 2"]
     assert narrow.get_size_inches()[1] == pytest.approx(figure.get_size_inches()[1] / 2 * 3)
-    _assert_laid_out_apart(narrow)
+    assert_laid_out_apart(narrow)
 
 
 def test_narrow_figure_shows_the_y_ticks_that_a_shared_axis_hid():
@@ -246,21 +230,7 @@ def test_narrow_figure_gives_a_wide_legend_of_the_figure_fewer_columns():
     narrow = plotting.narrow_figure(figure)
     assert narrow.legends[0]._ncols < 3 and figure.legends[0]._ncols == 3  # (no public getter)
     assert len(narrow.legends[0].get_texts()) == 3
-    _assert_laid_out_apart(narrow)
-
-
-def test_narrow_figure_lays_out_lesson_figures_apart():
-    import torch
-
-    from embedding_course.figures import one_hot, pipeline, rotary, sinusoidal_variants
-
-    scale = {"d": [16, 64, 256]} | {f"{measure}_{key}": [1.0, 2.0, 4.0] for measure in ("var", "ratio")
-                                    for key in ("default_scaled", "small_scaled", "small_unscaled")}
-    for figure in (sinusoidal_variants.frequency_spacing_figure(), rotary.wavelength_figure(),
-                   one_hot.bridge_figure(torch.tensor([3, 1, 4, 1]), torch.randn(6, 4)),
-                   one_hot.similarity_figure(["a", "b", "c"], torch.eye(3)),
-                   pipeline.scale_figure(scale)):
-        _assert_laid_out_apart(plotting.narrow_figure(figure))
+    assert_laid_out_apart(narrow)
 
 
 @pytest.mark.parametrize("figure, width, message", [
@@ -278,7 +248,7 @@ def test_narrow_figure_wraps_a_long_title_inside_the_figure():
     figure = plotting.line_plot([0, 1], {"a": [0, 1]}, title="a title far too long to fit on one line "
                                 "of a figure as narrow as a phone's column of text", xlabel="x")
     narrow = plotting.narrow_figure(figure)
-    _assert_laid_out_apart(narrow)
+    assert_laid_out_apart(narrow)
     assert "\n" in narrow.axes[0].title._get_wrapped_text()  # (no public getter)
 
 
@@ -335,7 +305,7 @@ def _lines_across(legend_place, points=False):
 def test_narrow_figure_moves_a_legend_that_covers_lines_below_its_panel(points):
     figure = _lines_across("lower left", points)  # beside the lines at 9 in, over them at 4
     narrow = plotting.narrow_figure(figure)
-    _assert_laid_out_apart(narrow)  # (the legend is part of its panel's box)
+    assert_laid_out_apart(narrow)  # (the legend is part of its panel's box)
     renderer = FigureCanvasAgg(narrow).get_renderer()
     axes = narrow.axes[0]
     legend = axes.get_legend().get_window_extent(renderer)
