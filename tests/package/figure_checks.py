@@ -48,7 +48,7 @@ def _texts(figure):
     """Every visible, non-empty text of ``figure`` that a reader reads: titles, axis labels, tick
     labels and other text, the colour bars' too (a legend counts as one box: its entries sit
     beside their handles). A heatmap's cell values are left out: each sits in its own cell."""
-    texts = [text for text in figure.texts if text.get_visible() and text.get_text().strip()]
+    texts = list(figure.texts)
     for axes in figure.axes:
         texts += [axes.title, axes._left_title, axes._right_title, axes.xaxis.label, axes.yaxis.label]
         for axis in (axes.xaxis, axes.yaxis):  # the ticks drawn: those inside the view
@@ -105,3 +105,14 @@ def assert_text_reads_whole(figure) -> None:
     overlapping = [(names[i], names[j]) for i in range(len(texts)) for j in range(i + 1, len(texts))
                    if _overlap(corners[i], corners[j])]
     assert not overlapping, f"texts drawn over each other: {overlapping}"
+
+
+def assert_lesson_figure_reads_whole(figure) -> None:
+    """A lesson's static figure: at most ``plotting.WIDEST`` wide (so a desktop column shows its
+    text at 10 px or more), no text past the edge or over another, wide and in its phone
+    drawing, and in that drawing, where the panels are stacked, no panel over another."""
+    assert figure.get_figwidth() <= plotting.WIDEST
+    narrow = plotting.narrow_figure(figure)
+    assert_text_reads_whole(figure)
+    assert_text_reads_whole(narrow)
+    assert_laid_out_apart(narrow)

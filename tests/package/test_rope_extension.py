@@ -84,12 +84,8 @@ def test_fitted_score_explodes_outside_and_stays_bounded_inside():
 
 
 def test_extension_figure_reads_whole_on_a_desktop_and_on_a_phone(results):
-    from embedding_course import plotting
     from embedding_course.figures import rotary as rotary_figures
 
-    from .figure_checks import assert_text_reads_whole
+    from .figure_checks import assert_lesson_figure_reads_whole
 
-    figure = rotary_figures.extension_figure(results)
-    assert figure.get_figwidth() <= plotting.WIDEST
-    assert_text_reads_whole(figure)
-    assert_text_reads_whole(plotting.narrow_figure(figure))
+    assert_lesson_figure_reads_whole(rotary_figures.extension_figure(results))

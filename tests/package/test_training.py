@@ -145,9 +145,6 @@ def test_similarity_heatmap_rejects_a_missing_snapshot(run):
 
 
 def test_before_after_figure_reads_whole_on_a_desktop_and_on_a_phone(run):
-    from .figure_checks import assert_text_reads_whole
+    from .figure_checks import assert_lesson_figure_reads_whole
 
-    figure = training_figures.before_after_figure(run)
-    assert figure.get_figwidth() <= plotting.WIDEST
-    assert_text_reads_whole(figure)
-    assert_text_reads_whole(plotting.narrow_figure(figure))
+    assert_lesson_figure_reads_whole(training_figures.before_after_figure(run))

@@ -136,6 +136,12 @@ def load_static_figures(page) -> list[dict]:
     return page.evaluate(STATIC_FIGURES)
 
 
+def shown_text_px(figure: dict) -> float:
+    """The size of a static figure's text on the screen, in CSS pixels (``naturalWidth`` is the
+    image's width over its density: the drawing's CSS width)."""
+    return FIGURE_TEXT_PX * figure["width"] / figure["natural"]
+
+
 def phone_figure_problems(figures: list[dict], density: float) -> list[str]:
     """What is wrong with the static figures a phone of this pixel ``density`` shows: a figure
     not in its narrow drawing for that density, one drawn at another size, text under 10 px."""
@@ -150,8 +156,7 @@ def phone_figure_problems(figures: list[dict], density: float) -> list[str]:
             pixels = image.width
         if pixels != density * figure["sourceWidth"]:
             problems.append(f"{figure['alt']!r}: {pixels} px wide, not {density:g} x {figure['sourceWidth']}")
-        # (naturalWidth is the image's width over its density: the drawing's CSS width)
-        text = FIGURE_TEXT_PX * figure["width"] / figure["natural"]
+        text = shown_text_px(figure)
         if text < SMALLEST_TEXT_PX:
             problems.append(f"{figure['alt']!r}: its text is {text:.1f} px on the screen")
     return problems
@@ -191,8 +196,8 @@ def test_static_figures_are_drawn_whole_and_readable_on_a_wider_screen(browser, 
         figures = load_static_figures(result.page)
         assert figures, f"{docname}: no static figure found"
         assert [figure["shown"] for figure in figures] == [figure["src"] for figure in figures]
-        texts = [(figure["alt"], FIGURE_TEXT_PX * figure["width"] / figure["natural"]) for figure in figures]
-        small = [f"{alt!r}: its text is {text:.1f} px" for alt, text in texts if text < SMALLEST_TEXT_PX]
+        small = [f"{figure['alt']!r}: its text is {shown_text_px(figure):.1f} px" for figure in figures
+                 if shown_text_px(figure) < SMALLEST_TEXT_PX]
         assert small == [], f"{docname} at {width} px:\n" + "\n".join(small)
     finally:
         result.page.context.close()
