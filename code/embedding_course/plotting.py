@@ -88,8 +88,9 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     columns as fit, and so does a panel's legend that now lies over its lines or points
     (below that panel); x tick labels that would touch turn until they do not; the values
     written in a heatmap's cells grow up to ``NARROW_SMALLEST_TEXT`` as far as the cells leave
-    room, and are left out when they no longer fit (the colours stay). Tick labels keep their
-    size.
+    room, and are left out when they no longer fit (the colours stay), unless they fit once a
+    heatmap's own colour bar is left out (every cell then says its value). Tick labels keep
+    their size.
     ``figure`` itself is not changed.
 
     Args:
@@ -102,10 +103,32 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     if not isinstance(figure, Figure):
         raise ValueError(f"figure must be a matplotlib Figure, got {type(figure).__name__}")
     width = checks.positive(width, "width")
-    old_width, old_height = figure.get_size_inches()
+    old_width = figure.get_figwidth()
     if width > old_width:
         raise ValueError(f"width {width:g} in is wider than the figure ({old_width:g} in); "
                          "give a width up to the figure's own")
+    copy = _narrow_copy(figure, width)
+    if _cell_values_left_out(copy):
+        without_bars = pickle.loads(pickle.dumps(figure))
+        # each heatmap with written values and a colour bar of its own (a shared one is some
+        # other panel's image's only)
+        bars = [axes.images[0].colorbar for axes in without_bars.axes if axes.images and axes.texts]
+        if bars and None not in bars:
+            for colorbar in bars:
+                colorbar.remove()
+            if not _cell_values_left_out(narrow := _narrow_copy(without_bars, width)):
+                return narrow
+    return copy
+
+
+def _cell_values_left_out(figure: Figure) -> bool:
+    """Whether a heatmap of ``figure`` (a narrow copy) left out the values of its cells."""
+    return any(not text.get_visible() for axes in figure.axes if axes.images for text in axes.texts)
+
+
+def _narrow_copy(figure: Figure, width: float) -> Figure:
+    """:func:`narrow_figure`'s copy of ``figure``, ``width`` inches wide (checked by it)."""
+    old_height = figure.get_figheight()
     copy = pickle.loads(pickle.dumps(figure))
     panels = [axes for axes in copy.axes if axes.get_subplotspec() is not None]
     grids = {id(axes.get_subplotspec().get_gridspec()) for axes in panels}
@@ -281,13 +304,26 @@ def compact(values) -> np.ndarray:
     return checks.array(values, "values").astype(np.float32)
 
 
-def annotate_cells(axes, image, matrix: np.ndarray, diverging: bool) -> None:
-    """Write each value of ``matrix`` in its cell, white on dark colours, black on light ones."""
-    low, high = image.get_clim()
+def contrast_ratio(first, second) -> float:
+    """WCAG 2.1's contrast ratio of two colours (any matplotlib colour): 1 (same) to 21."""
+    def luminance(colour) -> float:  # relative luminance of the sRGB colour
+        channels = [value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+                    for value in matplotlib.colors.to_rgb(colour)]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def annotate_cells(axes, image, matrix: np.ndarray) -> None:
+    """Write each value of ``matrix`` in its cell, in black or white, whichever stands out more
+    from the cell's colour (at least 4.5:1 on any colour); an exact zero as 0, so that the cells
+    that hold something stand out."""
     for (row, col), value in np.ndenumerate(matrix):
-        dark = abs(value) > 0.6 * max(abs(low), abs(high)) if diverging else value > (low + high) / 2
-        axes.text(col, row, f"{value:.2f}", ha="center", va="center", fontsize=8,
-                  color="white" if dark else "black")
+        cell = image.cmap(image.norm(value))
+        text_colour = max(("black", "white"), key=lambda colour: contrast_ratio(colour, cell))
+        axes.text(col, row, "0" if value == 0 else f"{value:.2f}", ha="center", va="center", fontsize=8,
+                  color=text_colour)
 
 
 def heatmap(
@@ -338,7 +374,7 @@ def heatmap(
     if yticklabels is not None:
         axes.set_yticks(range(len(yticklabels)), labels=list(yticklabels))
     if annotate:
-        annotate_cells(axes, image, matrix, diverging)
+        annotate_cells(axes, image, matrix)
     axes.set_title(title)
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
@@ -475,7 +511,7 @@ def heatmap_panels(
             axes.set_xticks(range(len(labels)), labels=labels, rotation=45, ha="right")
             axes.set_yticks(range(len(labels)), labels=labels)
         if annotate:
-            annotate_cells(axes, image, matrix, flags[index])
+            annotate_cells(axes, image, matrix)
         axes.set_title(title, fontsize=10)
         axes.set_xlabel(xlabel)
         if index % columns == 0:

@@ -287,6 +287,62 @@ def test_narrow_figure_leaves_out_cell_values_that_no_longer_fit():
     assert all(text.get_visible() for text in large.axes[0].texts)
 
 
+def _rotation_block(**options):
+    """An annotated 8 x 8 heatmap of 2 x 2 rotation blocks (values such as -0.96), 5.5 x 4.2 in."""
+    angles = [1.3, 1.46, 1.63, 1.79]
+    matrix = np.zeros((8, 8))
+    for index, angle in enumerate(angles):
+        cos, sin = np.cos(angle), np.sin(angle)
+        matrix[2 * index:2 * index + 2, 2 * index:2 * index + 2] = [[cos, -sin], [sin, cos]]
+    return plotting.heatmap(matrix, diverging=True, limits=(-1, 1), annotate=True,
+                            size=(5.5, 4.2), **options)
+
+
+def test_contrast_ratio_follows_wcag():
+    assert plotting.contrast_ratio("black", "white") == pytest.approx(21)
+    assert plotting.contrast_ratio("#2b6cb0", "#2b6cb0") == pytest.approx(1)
+    assert plotting.contrast_ratio("white", "#767676") == pytest.approx(4.54, abs=0.01)  # the AA grey
+    assert plotting.contrast_ratio("#767676", "white") == plotting.contrast_ratio("white", "#767676")
+
+
+@pytest.mark.parametrize("diverging", [False, True])
+def test_every_value_written_in_a_cell_stands_out_from_its_colour(diverging):
+    values = np.linspace(-1 if diverging else 0, 1, 81).reshape(9, 9)
+    figure = plotting.heatmap(values, diverging=diverging, limits=(values.min(), 1), annotate=True)
+    image = figure.axes[0].images[0]
+    texts = figure.axes[0].texts
+    assert len(texts) == 81
+    for text, value in zip(texts, values.ravel(), strict=True):
+        cell = image.cmap(image.norm(value))
+        assert plotting.contrast_ratio(text.get_color(), cell) >= 4.5, (value, text.get_color())
+
+
+def test_annotated_heatmap_writes_an_exact_zero_as_0():
+    figure = plotting.heatmap(np.array([[0.0, 0.5], [-0.0, 1e-9]]), annotate=True)
+    assert [text.get_text() for text in figure.axes[0].texts] == ["0", "0.50", "0", "0.00"]
+
+
+def test_narrow_figure_leaves_out_a_heatmap_s_colour_bar_when_its_values_then_fit():
+    figure = _rotation_block(colorbar_label="value")
+    narrow = plotting.narrow_figure(figure)
+    assert len(narrow.axes) == 1 and narrow.axes[0].images[0].colorbar is None  # no colour bar
+    values = narrow.axes[0].texts
+    assert len(values) == 64 and all(text.get_visible() for text in values)
+    assert len(figure.axes) == 2 and figure.axes[0].images[0].colorbar is not None  # unchanged
+    # values that do not fit even without it: the colour bar stays, the values are left out
+    crowded = plotting.narrow_figure(plotting.heatmap(-0.5 * np.eye(16), annotate=True, size=(7, 4)))
+    assert len(crowded.axes) == 2 and not any(text.get_visible() for text in crowded.axes[0].texts)
+
+
+def test_narrow_figure_keeps_a_colour_bar_that_panels_share():
+    matrices = [0.96 * np.eye(8) - 0.28 * np.eye(8, k=1)] * 2
+    figure = plotting.heatmap_panels(matrices, ["first", "second"], annotate=True, limits=(-1, 1),
+                                     shared_colorbar=True, size=(5.5, 4.2))
+    narrow = plotting.narrow_figure(figure)
+    assert len(narrow.axes) == 3  # two panels and their colour bar
+    assert not any(text.get_visible() for axes in narrow.axes for text in axes.texts)
+
+
 def _lines_across(legend_place, points=False):
     """Four lines (or rows of points) over the whole width, low in the panel, and a legend at
     ``legend_place``."""
