@@ -315,15 +315,20 @@ def contrast_ratio(first, second) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
-def annotate_cells(axes, image, matrix: np.ndarray) -> None:
+def annotate_cells(axes, image, matrix: np.ndarray, decimals: int = 2, fontsize: float = 8) -> None:
     """Write each value of ``matrix`` in its cell, in black or white, whichever stands out more
     from the cell's colour (at least 4.5:1 on any colour); an exact zero as 0, so that the cells
-    that hold something stand out."""
+    that hold something stand out.
+
+    Args:
+        axes, image: the panel and the ``imshow`` image of ``matrix`` drawn in it.
+        decimals: digits after the point; fontsize: in points.
+    """
     for (row, col), value in np.ndenumerate(matrix):
         cell = image.cmap(image.norm(value))
         text_colour = max(("black", "white"), key=lambda colour: contrast_ratio(colour, cell))
-        axes.text(col, row, "0" if value == 0 else f"{value:.2f}", ha="center", va="center", fontsize=8,
-                  color=text_colour)
+        axes.text(col, row, "0" if value == 0 else f"{value:.{decimals}f}", ha="center", va="center",
+                  fontsize=fontsize, color=text_colour)
 
 
 def heatmap(

@@ -255,6 +255,7 @@ def _lesson_figures(vocab) -> dict:
     model = make_model(vocab).eval()
     batch, output = pipeline.text_to_vectors("the dog bites the man", vocab, model)
     order = attention_order.order_experiment("dog bites man", "man bites dog", vocab, model)
+    masks = attention_order.causal_order_experiment("dog bites man", "man bites dog", vocab, model)
     scale = {"d": [16, 64, 256]} | {f"{measure}_{key}": [1.0, 2.0, 4.0] for measure in ("var", "ratio")
                                     for key in ("default_scaled", "small_scaled", "small_unscaled")}
     return {
@@ -269,9 +270,14 @@ def _lesson_figures(vocab) -> dict:
             [random[0, :50, :64]] * 2, list(positional.LAYOUT_NAMES.values()), size=(7.5, 3.7)),
         "lesson 4, wavelengths": lambda: variant_figures.frequency_spacing_figure(16, (16, 64, 512)),
         "lesson 4, RoPE and ALiBi": lambda: positional_figures.rope_alibi_figure(query, key, 32, 0.125),
+        "lesson 4, rotation block": lambda: plotting.heatmap(
+            positional.rotation_matrix(5, 512)[:8, :8], title="R_5: first 4 of 256 blocks (d = 512)",
+            xlabel="input dimension", ylabel="output dimension", diverging=True, limits=(-1, 1),
+            annotate=True, size=(5.5, 4.2)),
         "lesson 5, tokens": lambda: pipeline_figures.token_similarity_figure(
             batch.tokens[0], model.stages(batch.ids)["scaled token vectors"][0], output[0]),
         "lesson 5, order": lambda: pipeline_figures.order_figure(order),
+        "lesson 5, mask": lambda: pipeline_figures.mask_figure(masks),
         "lesson 5, scale": lambda: pipeline_figures.scale_figure(scale),
         "lesson 8, wavelengths": rotary_figures.wavelength_figure,
         "lesson 8, interpolation": lambda: rotary_figures.interpolation_figure(rope_scaling.fitted_score()),
@@ -283,3 +289,28 @@ def test_lesson_figures_read_whole_on_a_desktop_and_on_a_phone(vocab, name):
     from .figure_checks import assert_lesson_figure_reads_whole
 
     assert_lesson_figure_reads_whole(_lesson_figures(vocab)[name]())
+
+
+WRITTEN_IN_CELLS = ["lesson 2, similarity", "lesson 4, rotation block", "lesson 5, tokens", "lesson 5, order",
+                    "lesson 5, mask"]  # the lesson figures above that write values in cells
+
+
+@pytest.mark.parametrize("name", WRITTEN_IN_CELLS)
+def test_lesson_figures_write_cell_values_that_stand_out_from_their_cells(vocab, name):
+    """Each value written in a heatmap's cell, on a desktop and on a phone, has at least WCAG AA's
+    4.5:1 contrast with the cell's colour."""
+    figure = _lesson_figures(vocab)[name]()
+    for drawing in (figure, plotting.narrow_figure(figure)):
+        written = 0
+        for axes in drawing.axes:
+            if not axes.images:
+                continue
+            image = axes.images[0]
+            cells = image.get_array()
+            for text in axes.texts:
+                if text.get_visible():
+                    column, row = (round(place) for place in text.get_position())
+                    colour = image.cmap(image.norm(cells[row, column]))
+                    assert plotting.contrast_ratio(text.get_color(), colour) >= 4.5, (name, text.get_text())
+                    written += 1
+        assert written, f"{name}: no value written in a cell"

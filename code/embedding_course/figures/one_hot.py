@@ -82,9 +82,7 @@ def similarity_figure(tokens: Sequence[str], vectors) -> Figure:
     for axes, (name, matrix, (low, high)) in zip(figure.subplots(1, 2), panels, strict=True):
         image = axes.imshow(matrix, cmap=plotting.SEQUENTIAL, vmin=low, vmax=high, interpolation="nearest")
         figure.colorbar(image, ax=axes, shrink=0.85)
-        for (row, col), value in np.ndenumerate(matrix):
-            axes.text(col, row, f"{value:.3f}", ha="center", va="center", fontsize=7,
-                      color="black" if value > (low + high) / 2 else "white")
+        plotting.annotate_cells(axes, image, matrix, decimals=3, fontsize=7)
         axes.set_xticks(range(len(tokens)), labels=list(tokens), rotation=45, ha="right")
         axes.set_yticks(range(len(tokens)), labels=list(tokens))
         axes.set_title(name)
