@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PathCollection
@@ -581,6 +582,33 @@ def heatmap_trace(
         visible=visible,
     )
     return trace
+
+
+def cell_values_trace(trace: go.Heatmap, text_format: str = "{:.0f}", size: int = 12) -> go.Scatter:
+    """The values of a heatmap ``trace`` written in its cells, each in black or white by its
+    cell's colour (at least 4.5:1, as :func:`annotate_cells`): a text trace to draw over it.
+
+    Plotly's own cell text (``texttemplate``) takes one colour for all cells, or picks dark or
+    light by a brightness rule that leaves some of Viridis' greens and teals near 3:1.
+    The heatmap's ``x`` and ``y``, if given, are not used: cells sit at 0, 1, 2, ...
+    """
+    matrix = np.asarray(trace.z, dtype=np.float64)  # (rows, cols)
+    low = float(np.nanmin(matrix)) if trace.zmin is None else trace.zmin
+    high = float(np.nanmax(matrix)) if trace.zmax is None else trace.zmax
+    scale = [list(stop) for stop in trace.colorscale]  # (place, colour) stops, names expanded by Plotly
+    if trace.reversescale:
+        scale = [[1 - place, colour] for place, colour in reversed(scale)]
+    share = np.clip((matrix - low) / (high - low) if high > low else np.zeros_like(matrix), 0, 1)
+    cells = plotly.colors.sample_colorscale(scale, share.ravel().tolist())
+    colours = []
+    for cell in cells:  # "rgb(r, g, b)"
+        red, green, blue = (float(part) / 255 for part in cell[cell.index("(") + 1:-1].split(","))
+        colours.append(max(("black", "white"), key=lambda colour: contrast_ratio(colour, (red, green, blue))))
+    rows, cols = np.indices(matrix.shape)
+    return go.Scatter(x=cols.ravel().tolist(), y=rows.ravel().tolist(), mode="text",
+                      text=[text_format.format(value) for value in matrix.ravel()],
+                      textfont=dict(size=size, color=colours), hoverinfo="skip", showlegend=False,
+                      visible=trace.visible)
 
 
 def slider_figure(

@@ -2,6 +2,7 @@
 
 import math
 
+import matplotlib.colors
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -44,11 +45,36 @@ def test_pipeline_stages_figure_has_one_titled_step_per_stage(vocab):
     batch, stages = pipeline.trace_pipeline(["the dog", "a cat sat"], vocab, model)
     figure = pipeline_figures.pipeline_stages_figure(batch, stages)
     steps = figure.layout.sliders[0].steps
-    assert len(steps) == len(stages) == len(figure.data)
+    assert len(steps) == len(stages)
+    for step in steps:  # one heatmap per step, with its values written in it for (B, T) stages
+        shown = [trace for trace, visible in zip(figure.data, step["args"][0]["visible"], strict=True)
+                 if visible]
+        assert shown[0].type == "heatmap" and len(shown) in (1, 2)
     titles = [step["args"][1]["title.text"] for step in steps]
     assert all("=" in title for title in titles) and len(set(titles)) == len(titles)
     with pytest.raises(IndexError, match="outside the batch"):
         pipeline_figures.pipeline_stages_figure(batch, stages, sequence=5)
+
+
+def test_pipeline_stages_figure_writes_each_id_in_black_or_white_by_its_cell(vocab):
+    """Every value written in a cell reads at 4.5:1 or more against the cell's colour, as
+    Plotly.js draws it (Viridis, interpolated in RGB between its stops)."""
+    model = make_model(vocab).eval()
+    batch, stages = pipeline.trace_pipeline(["the dog bites the man", "a cat sat on the mat"], vocab, model)
+    figure = pipeline_figures.pipeline_stages_figure(batch, stages)
+    pairs = [(heatmap, values) for heatmap, values in zip(figure.data, figure.data[1:], strict=False)
+             if values.type == "scatter"]
+    assert len(pairs) == sum(stage.axes == ("B", "T") for stage in stages) >= 1
+    for heatmap, values in pairs:
+        z = np.asarray(heatmap.z)
+        low, high = z.min(), z.max()
+        places = [place for place, _ in heatmap.colorscale]
+        stops = np.array([matplotlib.colors.to_rgb(colour) for _, colour in heatmap.colorscale])  # (S, 3)
+        assert values.text == tuple(f"{value:.0f}" for value in z.ravel())
+        for value, colour in zip(z.ravel(), values.textfont.color, strict=True):
+            share = (value - low) / (high - low)
+            cell = tuple(np.interp(share, places, stops[:, channel]) for channel in range(3))
+            assert plotting.contrast_ratio(colour, cell) >= 4.5, (value, colour, cell)
 
 
 def test_token_similarity_figure_has_two_panels(vocab):

@@ -52,6 +52,7 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
     slots = [f"{t}: {token}" for t, token in enumerate(batch.padded_tokens()[sequence])]
     figure = plotting.go.Figure()
     layouts = []
+    shown_at = []  # the stage each trace belongs to
     for index, stage in enumerate(stages):
         tensor = to_numpy(stage.tensor, dtype=np.float32)
         if stage.axes == ("B", "T"):
@@ -60,13 +61,13 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
             trace = plotting.heatmap_trace(
                 matrix, diverging=False, colorbar_title="id" if is_ids else "real token",
                 hovertemplate="sequence %{y}<br>slot %{x}<br>%{z:.0f}<extra></extra>")
-            trace.update(texttemplate="%{z:.0f}", textfont=dict(size=12))
+            values = plotting.cell_values_trace(trace)  # each id written in its cell
             y_text, y_title, x_title = None, "sequence (B)", "slot (T)"
             shown = ""
         else:
             matrix = tensor if stage.axes == ("T", "C") else tensor[sequence]
             hover = "slot %{y}<br>channel %{x}<br>%{z:.3f}<extra></extra>"
-            trace = plotting.heatmap_trace(matrix, diverging=True, hovertemplate=hover)
+            trace, values = plotting.heatmap_trace(matrix, diverging=True, hovertemplate=hover), None
             if stage.axes == ("T", "C"):  # the same rows for every sentence: label slots only
                 y_text, y_title = [f"slot {t}" for t in range(matrix.shape[0])], "slot (T)"
             else:
@@ -74,8 +75,10 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
             x_title = "channel (C)"
             shown = "" if stage.axes == ("T", "C") else f", sequence {sequence} shown"
         y_values = list(range(matrix.shape[0]))
-        trace.visible = index == 0
-        figure.add_trace(trace)
+        for drawn in (trace, values) if values is not None else (trace,):
+            drawn.visible = index == 0
+            figure.add_trace(drawn)
+            shown_at.append(index)
         layouts.append({
             "title.text": f"{index + 1}. {stage.name}: {stage.shape_text}{shown}",
             "yaxis.tickvals": y_values, "yaxis.ticktext": y_text if y_text is not None else y_values,
@@ -83,7 +86,7 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
         })
     steps = []
     for index, stage in enumerate(stages):
-        visible = [i == index for i in range(len(stages))]
+        visible = [stage_index == index for stage_index in shown_at]
         steps.append(dict(method="update", label=f"{index + 1}. {stage.name.split(' (')[0]}",
                           args=[{"visible": visible}, layouts[index]]))
     plotting.style(figure, title=layouts[0]["title.text"], height=470)
