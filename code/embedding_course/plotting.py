@@ -590,11 +590,19 @@ def cell_values_trace(trace: go.Heatmap, text_format: str = "{:.0f}", size: int 
 
     Plotly's own cell text (``texttemplate``) takes one colour for all cells, or picks dark or
     light by a brightness rule that leaves some of Viridis' greens and teals near 3:1.
-    The heatmap's ``x`` and ``y``, if given, are not used: cells sit at 0, 1, 2, ...
+
+    Args:
+        trace: a heatmap whose cells sit at 0, 1, 2, ... (no ``x`` or ``y`` of its own).
+        text_format: how a value is written; size: the text's size in pixels.
     """
+    if trace.x is not None or trace.y is not None:
+        raise ValueError("cell_values_trace writes at cells 0, 1, 2, ...; give a heatmap without x or y")
     matrix = np.asarray(trace.z, dtype=np.float64)  # (rows, cols)
     low = float(np.nanmin(matrix)) if trace.zmin is None else trace.zmin
     high = float(np.nanmax(matrix)) if trace.zmax is None else trace.zmax
+    if trace.zmid is not None and trace.zmin is None:  # Plotly centres the scale on zmid
+        reach = max(abs(low - trace.zmid), abs(high - trace.zmid))
+        low, high = trace.zmid - reach, trace.zmid + reach
     scale = [list(stop) for stop in trace.colorscale]  # (place, colour) stops, names expanded by Plotly
     if trace.reversescale:
         scale = [[1 - place, colour] for place, colour in reversed(scale)]

@@ -287,6 +287,19 @@ def test_narrow_figure_leaves_out_cell_values_that_no_longer_fit():
     assert all(text.get_visible() for text in large.axes[0].texts)
 
 
+def test_cell_values_trace_writes_each_value_where_plotly_draws_its_cell():
+    heatmap = plotting.heatmap_trace(np.array([[-2.0, 0.0, 1.0]]), diverging=True)
+    values = plotting.cell_values_trace(heatmap, text_format="{:+.0f}")
+    assert (values.x, values.y, values.text) == ((0, 1, 2), (0, 0, 0), ("-2", "+0", "+1"))
+    # -2 is the darkest blue of a scale centred on 0 and reaching 2; 0 its near-white middle
+    assert values.textfont.color[:2] == ("white", "black") and values.hoverinfo == "skip"
+    # a scale centred on zmid reaches as far on both sides: -1 is a light red, not the darkest
+    centred = plotting.go.Heatmap(z=[[-1.0, 3.0]], zmid=0.0, colorscale="RdBu")
+    assert plotting.cell_values_trace(centred).textfont.color == ("black", "white")
+    with pytest.raises(ValueError, match="without x or y"):
+        plotting.cell_values_trace(plotting.heatmap_trace(np.eye(2), x=["a", "b"]))
+
+
 def _rotation_block(**options):
     """An annotated 8 x 8 heatmap of 2 x 2 rotation blocks (values such as -0.96), 5.5 x 4.2 in."""
     angles = [1.3, 1.46, 1.63, 1.79]
