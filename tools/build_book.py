@@ -308,8 +308,12 @@ def execution_timeout(root: Path) -> int:
 
 
 def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyter_book: list[str],
-          jobs: int = os.cpu_count() or 1) -> int:
-    """Run jupyter-book; first clear the execution cache of whatever a change made stale."""
+          jobs: int = os.cpu_count() or 1, config: Path | None = None) -> int:
+    """Run jupyter-book; first clear the execution cache of whatever a change made stale.
+
+    ``toc`` and ``config`` replace ``_toc.yml`` and ``_config.yml`` for Sphinx (a one-page
+    build); the execution cache is still invalidated by the book's own files.
+    """
     build_dir = output / "_build"
     state_file = build_dir / STATE_FILE
     cache_dir = build_dir / ".jupyter_cache"
@@ -336,6 +340,8 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
     command = [*jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
     if toc is not None:
         command += ["--toc", str(toc)]
+    if config is not None:
+        command += ["--config", str(config)]
     if everything_stale:
         if previous is not None:
             print("build_book: the configuration or requirements changed; re-executing every page")
@@ -384,6 +390,27 @@ def single_page_toc(root: Path, page: str) -> Path:
     return toc
 
 
+def single_page_config(root: Path, folder: Path) -> Path:
+    """The book's configuration for a one-page build, written into ``folder``.
+
+    A lesson links to other lessons, which a one-page book does not hold: MyST reports each
+    such link as ``myst.xref_missing``, and the strict build would fail on it. This copy lets
+    those warnings through (every other warning still fails the build); the full build checks
+    every link. Jupyter Book finds local extensions beside the configuration file: here their
+    paths are made absolute.
+    """
+    config = yaml.safe_load((root / "_config.yml").read_text())
+    extensions = config.get("sphinx", {}).get("local_extensions") or {}
+    for name, path in extensions.items():
+        extensions[name] = str((root / path).resolve())
+    sphinx_config = config.setdefault("sphinx", {}).setdefault("config", {})
+    let_through = sphinx_config.get("suppress_warnings") or []
+    sphinx_config["suppress_warnings"] = [*let_through, "myst.xref_missing"]
+    path = folder / "_config.yml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the book's root folder")
@@ -398,13 +425,15 @@ def main() -> int:
     root = args.root.resolve()
     toc = args.toc.resolve() if args.toc else None
     output = args.output or root
+    config = None
     if args.page:
         toc = single_page_toc(root, args.page)
+        config = single_page_config(root, toc.parent)
         output = args.output or root / "_build" / "pages" / Path(args.page).stem
     if args.jobs < 1:
         raise SystemExit(f"build_book: --jobs must be at least 1, got {args.jobs}")
     skip_unused_modules()
-    return build(root, output.resolve(), toc, args.watch, JUPYTER_BOOK, args.jobs)
+    return build(root, output.resolve(), toc, args.watch, JUPYTER_BOOK, args.jobs, config)
 
 
 if __name__ == "__main__":

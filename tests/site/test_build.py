@@ -14,6 +14,7 @@ from pathlib import Path
 
 import build_book  # tools/, on the path (conftest.py)
 import pytest
+import yaml
 
 from embedding_course.device import build_info
 
@@ -320,6 +321,36 @@ def test_two_clean_builds_give_identical_pages_and_figures(tmp_path):
               for block in re.findall(r"<pre>(.*?)</pre>", _text(tmp_path / "first", "page"), re.DOTALL)]
     printed = [block for block in blocks if block.startswith("first line")]
     assert printed == ["first line\nsecond line\n"], blocks
+
+
+def test_one_page_builds_on_its_own_though_it_links_other_pages(tmp_path):
+    """``make page``: a lesson that links another lesson builds alone (the other is not built)."""
+    make_book(tmp_path, "See [the other page](other.md), then [its section](other.md#a-section).\n"
+              + code_cell("print('page ran')"), pages={"other": "## A section\n\nText.\n"})
+    environment = dict(os.environ, PYTHONPATH=str(tmp_path / "code"))
+    command = [sys.executable, str(BUILD_SCRIPT), "--root", str(tmp_path), "--page", "book/page.md"]
+    result = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    html_root = tmp_path / "_build" / "pages" / "page" / "_build" / "html"
+    html = (html_root / "book" / "page.html").read_text()
+    assert "page ran" in html and "the other page" in html
+    assert not (html_root / "book" / "other.html").exists()
+
+
+def test_a_one_page_build_lets_through_only_links_to_pages_it_does_not_hold(tmp_path):
+    """Its configuration is the book's, with one more warning let through; any other warning
+    still fails it (the command keeps -W)."""
+    book = yaml.safe_load((REPO_ROOT / "_config.yml").read_text())
+    one_page = yaml.safe_load(build_book.single_page_config(REPO_ROOT, tmp_path).read_text())
+    let_through = one_page["sphinx"]["config"].pop("suppress_warnings")
+    assert let_through == [*(book["sphinx"]["config"].get("suppress_warnings") or []), "myst.xref_missing"]
+    book["sphinx"]["config"].pop("suppress_warnings", None)
+    extensions = one_page["sphinx"]["local_extensions"]
+    assert {name: Path(path) for name, path in extensions.items()} == {
+        name: (REPO_ROOT / path).resolve() for name, path in book["sphinx"]["local_extensions"].items()}
+    one_page["sphinx"]["local_extensions"] = book["sphinx"]["local_extensions"]
+    assert one_page == book
 
 
 @pytest.mark.parametrize("script", ["--check"])
