@@ -38,6 +38,11 @@ PLOTLY_MIME = "application/vnd.plotly.v1+json"
 EXERCISE_MIME = "application/vnd.embedding-course.exercise+json"
 FIGURE_DATA = "_static/figures"
 FORM_CLASS = "course-self-check"
+# The class of the outputs the site draws itself (a figure, an answer box), in place of
+# Jupyter's "text_html": in dark mode the theme puts every "text_html" output on a light card,
+# made for HTML that assumes a white page. These outputs take the theme's colours, so they
+# stay on the page's own background.
+OWN_OUTPUT_CLASS = "course-output"
 
 
 class plotly_figure(nodes.General, nodes.Element):  # docutils names its node classes in lower case
@@ -64,7 +69,7 @@ class CourseOutputs:
             return [plotly_figure(spec=spec)]
         if data.mime_type == EXERCISE_MIME and not inline:
             return [nodes.raw(text=self_check_html(data.content), format="html",
-                              classes=["output", "text_html"], course_exercise=True)]
+                              classes=["output", OWN_OUTPUT_CLASS], course_exercise=True)]
         metadata = data.output_metadata.get("image/png", {}) if data.mime_type == "image/png" else {}
         if metadata.get(NARROW_PNG) and not inline:
             drawings = {density: a2b_base64(metadata[key])
@@ -127,7 +132,7 @@ def visit_plotly_figure(translator, node: plotly_figure) -> None:
     layout = node["spec"].get("layout", {})
     div_id = node["div_id"]
     translator.body.append(
-        f'<div class="output text_html"><div class="course-plot" id="{div_id}" '
+        f'<div class="output {OWN_OUTPUT_CLASS}"><div class="course-plot" id="{div_id}" '
         f'data-narrow-heights="{node["heights"]}" style="width:100%;height:{layout.get("height", 450)}px;">'
         f'<div class="course-plot-preview"><p class="course-plot-preview-title">{_title_text(layout)}</p>'
         f'<p>Interactive figure: it is drawn when it comes into view.</p></div></div>\n'

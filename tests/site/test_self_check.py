@@ -27,6 +27,7 @@ from embedding_course.exercises import (
     tokens,
 )
 from embedding_course.exercises.engine import Fields, Mapping, Number, Values, Words
+from embedding_course.plotting import contrast_ratio
 
 from .conftest import REPO_ROOT
 
@@ -249,4 +250,28 @@ def test_the_answer_box_reads_well_in_dark_mode(browser, site_url, built_site):
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
     assert luminance(text) > 0.6 and luminance(background) < 0.3, colours
+    # Each text of the box against what lies behind it. The legend sits on the box's border:
+    # its upper half lies on what is behind the box, so it is measured against that too.
+    pairs = page.evaluate("""() => {
+        const behind = element => {
+            for (let e = element; e; e = e.parentElement) {
+                const colour = getComputedStyle(e).backgroundColor;
+                if (colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent') { return colour; }
+            }
+            return getComputedStyle(document.body).backgroundColor;
+        };
+        const form = document.querySelector('form.course-self-check');
+        const fieldset = form.querySelector('fieldset');
+        const texts = [...form.querySelectorAll('legend, label, .course-self-check-format')];
+        return texts.map(e => [e.tagName + ' ' + e.className, getComputedStyle(e).color, behind(e)])
+            .concat([['legend over the box edge', getComputedStyle(form.querySelector('legend')).color,
+                      behind(fieldset.parentElement)]]);
+    }""")
+    assert len(pairs) >= 4, pairs
+
+    def colour(css: str) -> tuple:
+        return tuple(int(v) / 255 for v in re.findall(r"\d+", css)[:3])
+
+    low = [(name, fg, bg) for name, fg, bg in pairs if contrast_ratio(colour(fg), colour(bg)) < 4.5]
+    assert not low, f"text below 4.5:1 against what is behind it in dark mode: {low}"
     context.close()
