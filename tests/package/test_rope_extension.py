@@ -75,6 +75,12 @@ def test_page_claims(results):
         assert np.abs(results.layout_gap[("converted", seed)]).max() < 1e-5
         right, swapped = results.layout_accuracy[("right", seed)], results.layout_accuracy[("swapped", seed)]
         assert np.nanmean(swapped[models.train_len :]) < np.nanmean(right[models.train_len :])
+        # "on the training lengths its accuracy barely moves" (the right model gets every answer)
+        seen_right = np.nanmean(right[: models.train_len])
+        seen_swapped = np.nanmean(swapped[: models.train_len])
+        assert seen_right == 1.0 and 0.9 < seen_swapped < seen_right
+        # "past them it falls": further than on the training lengths
+        assert seen_swapped - np.nanmean(swapped[models.train_len :]) > 0.3
 
 
 def test_fitted_score_explodes_outside_and_stays_bounded_inside():
