@@ -180,13 +180,18 @@ def answer_format(kind: dict) -> str:
                    else "whole numbers" if kind["whole"] else "numbers")
         if kind["booleans"] and shape == (1,):
             return f"true or false (or 1 or 0); checked {_tolerance_text(kind)}."
-        if len(shape) == 1:
+        if shape == (1,):
+            layout = "One " + entries.removesuffix("s")
+        elif len(shape) == 1:
             layout = f"{shape[0]} {entries}, separated by commas"
         else:
             layout = (f"{shape[0]} rows of {shape[1]} {entries}: commas between numbers, "
                       "a semicolon between rows")
         return f"{layout}; checked {_tolerance_text(kind)}."
     if kind["kind"] == "words":
+        choices = kind.get("choices") or []
+        if len(kind["expected"]) == 1:
+            return f"One of {', '.join(choices[:-1])} or {choices[-1]}." if len(choices) > 1 else "One word."
         order = "best first" if kind["ordered"] else "in any order"
         return f"{len(kind['expected'])} words separated by commas, {order}."
     if kind["kind"] == "mapping":

@@ -17,7 +17,7 @@ from IPython.core.formatters import DisplayFormatter
 from myst_nb.core.render import MimeData
 
 from embedding_course import exercises
-from embedding_course.exercises import engine, lookup, one_hot, positional, tokens
+from embedding_course.exercises import engine, lookup, one_hot, positional, rotary, tokens
 from embedding_course.exercises import length_generalisation as lesson_7
 
 from .conftest import REPO_ROOT
@@ -116,6 +116,17 @@ def test_the_format_states_the_tolerance():
     assert answer_format(lesson_7.spread_exercise()).startswith("true or false")
     assert "8 whole numbers" in answer_format(lesson_7.copy_targets_exercise())
     assert "±0.001" in answer_format(lesson_7.beyond_mean_exercise())
+
+
+def test_a_one_word_or_one_number_answer_is_asked_for_in_the_singular():
+    def asked(answer) -> str:
+        return answer_format(engine.Exercise(name="x", answer=answer, hint="", success=""))
+
+    assert answer_format(rotary.llama_class_exercise()) == "One of kept, blended or divided."
+    assert answer_format(rotary.layout_bug_exercise()) == "One of A, B or C."
+    assert asked(engine.Words(("cat",))) == "One word."
+    assert asked(engine.Values((3,), 0, whole=True)) == "One whole number; checked exactly."
+    assert asked(engine.Words(("a", "b"))).startswith("2 words separated by commas")
 
 
 def test_json_cannot_close_the_script_early():
