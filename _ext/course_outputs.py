@@ -176,16 +176,16 @@ def answer_format(kind: dict) -> str:
         return f"{what}; checked {_tolerance_text(kind)}."
     if kind["kind"] == "values":
         shape = _shape(kind["expected"])
-        entries = ("1 or 0 (or true/false)" if kind["booleans"]
-                   else "whole numbers" if kind["whole"] else "numbers")
         if kind["booleans"] and shape == (1,):
             return f"true or false (or 1 or 0); checked {_tolerance_text(kind)}."
+        entries = ("entries, each 1 or 0 (or true/false)" if kind["booleans"]
+                   else "whole numbers" if kind["whole"] else "numbers")
         if shape == (1,):
             layout = "One " + entries.removesuffix("s")
         elif len(shape) == 1:
             layout = f"{shape[0]} {entries}, separated by commas"
         else:
-            layout = (f"{shape[0]} rows of {shape[1]} {entries}: commas between numbers, "
+            layout = (f"{shape[0]} rows of {shape[1]} {entries}: commas within a row, "
                       "a semicolon between rows")
         return f"{layout}; checked {_tolerance_text(kind)}."
     if kind["kind"] == "words":

@@ -118,7 +118,7 @@ def test_the_format_states_the_tolerance():
     assert "±0.001" in answer_format(lesson_7.beyond_mean_exercise())
 
 
-def test_a_one_word_or_one_number_answer_is_asked_for_in_the_singular():
+def test_the_format_reads_right_for_one_word_one_number_and_a_mask():
     def asked(answer) -> str:
         return answer_format(engine.Exercise(name="x", answer=answer, hint="", success=""))
 
@@ -127,6 +127,8 @@ def test_a_one_word_or_one_number_answer_is_asked_for_in_the_singular():
     assert asked(engine.Words(("cat",))) == "One word."
     assert asked(engine.Values((3,), 0, whole=True)) == "One whole number; checked exactly."
     assert asked(engine.Words(("a", "b"))).startswith("2 words separated by commas")
+    assert asked(engine.Values(((1, 0, 1), (1, 1, 0)), 0, booleans=True)).startswith(
+        "2 rows of 3 entries, each 1 or 0 (or true/false): commas within a row, a semicolon between rows")
 
 
 def test_json_cannot_close_the_script_early():
