@@ -7,7 +7,9 @@
  * the step's own Plotly command, and a live region says where the control now is, e.g.
  * "position: 17 (step 18 of 50)". Plotly's slider stays for the mouse and touch; both
  * controls follow each other, and the HTML one shows only while it has the focus
- * (course-explorer-keys.css): a reader sees one control.
+ * (course-explorer-keys.css). Then it stands in for Plotly's own: Plotly's slider and menus
+ * are hidden, and the HTML controls lie where Plotly's slider (the band at the foot of the
+ * chart) or lone dropdown was. A reader sees one control, in one place.
  *
  * It also names each figure for assistive technology: the figure's caption (a <figcaption>
  * around it) becomes its accessible name, the chart's own title and axes its description.
@@ -96,6 +98,56 @@
     }
     description.textContent = describeFigure(gd);
     gd.setAttribute('aria-describedby', description.id);
+  }
+
+  // Where the band that Plotly's sliders take at the foot of the chart begins (viewport px),
+  // or null when none is drawn there.
+  function sliderBandTop(gd) {
+    var chart = gd.getBoundingClientRect();
+    var top = Infinity;
+    gd.querySelectorAll('.slider-container').forEach(function (slider) {
+      top = Math.min(top, slider.getBoundingClientRect().top);
+    });
+    return top > chart.top + chart.height / 2 && top < chart.bottom ? top : null;
+  }
+
+  // The closed dropdown of a chart's one menu (when it has no slider), or null.
+  function loneDropdown(gd) {
+    var menus = (gd.layout && gd.layout.updatemenus) || [];
+    var sliders = (gd.layout && gd.layout.sliders) || [];
+    var single = menus.length === 1 && (menus[0].type || 'dropdown') === 'dropdown' && !sliders.length;
+    return single ? gd.querySelector('.updatemenu-header-group') : null;
+  }
+
+  // While the controls have the focus they take the place of Plotly's own. Over a slider's band:
+  // they start where it starts and take at least the room they had below the chart, so nothing
+  // below moves unless they are taller. Over a lone dropdown: laid on it, right edges together
+  // (the chart's output holds them: course-explorer-keys.css). Otherwise below the chart. Back
+  // below the chart, hidden, when the focus leaves them.
+  function coverPlotlyControls(gd, panel) {
+    var properties = ['position', 'top', 'right', 'marginTop', 'marginBottom', 'minHeight'];
+    function place(style) {
+      properties.forEach(function (name) { panel.style[name] = style[name] || ''; });
+    }
+    panel.addEventListener('focusin', function () {
+      var dropdown = loneDropdown(gd);
+      if (dropdown) {
+        var holder = panel.parentNode.getBoundingClientRect();
+        var box = dropdown.getBoundingClientRect();
+        place({position: 'absolute', top: box.top - holder.top + 'px', right: holder.right - box.right + 'px',
+               marginTop: '0', marginBottom: '0', minHeight: box.height + 'px'});
+        return;
+      }
+      var band = sliderBandTop(gd);
+      place({marginTop: '0px'});
+      var top = panel.getBoundingClientRect().top;  // where the controls would start below the chart
+      if (band !== null && band < top) {
+        place({marginTop: band - top + 'px', marginBottom: '0', minHeight: top - band + 'px'});
+      }
+    });
+    panel.addEventListener('focusout', function (event) {
+      if (!panel.contains(event.relatedTarget)) { place({}); }
+    });
   }
 
   function announce(status, label, stepLabel, index, count) {
@@ -194,8 +246,8 @@
     panel.className = 'course-explorer-controls';
     panel.setAttribute('role', 'group');
     panel.setAttribute('aria-label', 'Keyboard controls for the chart');
-    var status = document.createElement('p');
-    status.className = 'course-explorer-status';
+    var status = document.createElement('p');  // read out, not shown: the control shows its value
+    status.className = 'course-explorer-status course-visually-hidden';
     status.setAttribute('role', 'status');
     status.setAttribute('aria-live', 'polite');
 
@@ -208,6 +260,7 @@
     panel.appendChild(status);
     var description = document.getElementById(gd.id + '-description');
     gd.parentNode.insertBefore(panel, description ? description.nextSibling : gd.nextSibling);
+    coverPlotlyControls(gd, panel);
 
     // Plotly's own slider and menus moved by mouse or touch: the native controls follow.
     if (typeof gd.on === 'function') {

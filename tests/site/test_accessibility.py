@@ -72,6 +72,47 @@ def _tab_to(page, control, tabs_left: int) -> int:
     raise AssertionError(f"Tab never reached the control {control.evaluate('e => e.id')}")
 
 
+# Each chart's caption, in px below the chart's top: it must not move when the keyboard
+# controls show (they lie over the band where Plotly's slider was).
+CAPTION_OFFSET = """gd => { const figure = gd.closest('figure');
+    const caption = figure && figure.querySelector('figcaption');
+    return caption ? caption.getBoundingClientRect().top - gd.getBoundingClientRect().top : null; }"""
+PLOT_INDEX = "gd => [...document.querySelectorAll('.course-plot')].indexOf(gd)"
+# A chart with one control: a slider, or a dropdown menu (its keyboard twin takes its place).
+ONE_CONTROL = "gd => gd.parentNode.querySelectorAll('.course-explorer-control').length === 1"
+# While a keyboard control has the focus: how many of Plotly's own controls still show, where the
+# control is, and where the chart's slider band begins.
+ON_SCREEN = """(gd, control) => {
+    const own = [...gd.querySelectorAll('.slider-container, .updatemenu-container')];
+    const box = control.getBoundingClientRect(), chart = gd.getBoundingClientRect();
+    const sliders = [...gd.querySelectorAll('.slider-container')].map(g => g.getBoundingClientRect().top);
+    const menus = [...gd.querySelectorAll('.updatemenu-header-group')].map(g => g.getBoundingClientRect());
+    return {plotly_shown: own.filter(g => getComputedStyle(g).visibility !== 'hidden').length,
+            plotly_drawn: own.length, width: box.width, top: box.top, bottom: box.bottom, right: box.right,
+            chart_bottom: chart.bottom, slider_top: sliders.length ? Math.min(...sliders) : null,
+            menu: menus.length === 1 && !sliders.length ? {top: menus[0].top, bottom: menus[0].bottom,
+                                                         right: menus[0].right} : null};
+}"""
+
+
+def _one_control_on_screen(docname: str, label: str, figure, control) -> None:
+    """While ``control`` has the focus it is the only control of its chart on the screen, and a
+    range lies where Plotly's slider was."""
+    seen = figure.evaluate(ON_SCREEN, control.element_handle())
+    assert seen["plotly_drawn"] and not seen["plotly_shown"], (
+        f"{docname}: '{label}' has the focus, yet {seen['plotly_shown']} of Plotly's own controls show")
+    assert seen["width"] > 50, f"{docname}: '{label}' has the focus but is not shown: {seen}"
+    if control.evaluate("e => e.type === 'range'") and seen["slider_top"] is not None:
+        assert seen["slider_top"] - 1 <= seen["top"] and seen["bottom"] <= seen["chart_bottom"] + 1, (
+            f"{docname}: '{label}' is not where Plotly's slider was: {seen}")
+    if seen["menu"] is not None:  # a lone dropdown: the menu lies on it, right edges together
+        middle = (seen["top"] + seen["bottom"]) / 2
+        assert seen["menu"]["top"] - 8 <= middle <= seen["menu"]["bottom"] + 8, (
+            f"{docname}: '{label}' is not where Plotly's dropdown was: {seen}")
+        assert abs(seen["right"] - seen["menu"]["right"]) <= 4, (
+            f"{docname}: '{label}' is not where Plotly's dropdown was: {seen}")
+
+
 def _press(page, figure, status, key: str) -> tuple[str, str]:
     """Press ``key`` on the focused control; return the figure's new state and the announcement."""
     before, drawn = status.text_content(), figure.evaluate(FIGURE_STATE)
@@ -91,6 +132,8 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
     figures_with_keys = page.locator(".course-explorer-controls").count()
     assert figures_with_keys == expected, f"{docname}: {expected} explorers but {figures_with_keys} have keys"
     page.evaluate("() => { window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); }")
+    plots = page.locator(".course-plot")
+    captions = [plots.nth(index).evaluate(CAPTION_OFFSET) for index in range(plots.count())]
     tabs_left = MAX_TABS
     for index in range(controls.count()):
         control = controls.nth(index)
@@ -102,6 +145,13 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
         status = control.locator("xpath=ancestor::*[contains(@class,'course-explorer-controls')]"
                                  "//*[@aria-live='polite']")
         tabs_left = _tab_to(page, control, tabs_left)
+        _one_control_on_screen(docname, label, figure, control)
+        one_control = figure.evaluate(ONE_CONTROL)
+        if one_control:  # it lies where Plotly's own was: nothing below moves
+            before = captions[figure.evaluate(PLOT_INDEX)]
+            moved = figure.evaluate(CAPTION_OFFSET)
+            assert moved is None or abs(moved - before) <= 1, (
+                f"{docname}: '{label}' took the focus and the caption moved by {moved - before:.0f} px")
         outline = control.evaluate("e => getComputedStyle(e).outlineStyle")
         assert outline != "none", f"{docname}: control '{label}' shows no focus ring"
         kind = control.evaluate("e => e.tagName.toLowerCase()")
@@ -125,7 +175,47 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
             if names is not None:
                 assert names[target] in said
             state = new_state
-        assert result.console_errors == [], f"{docname}: errors while using the keyboard"
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    hidden = page.evaluate("""() => [...document.querySelectorAll('.slider-container, .updatemenu-container')]
+        .filter(g => getComputedStyle(g).visibility === 'hidden').length""")
+    assert hidden == 0, f"{docname}: {hidden} of Plotly's controls stay hidden once the focus has left"
+    back = [plots.nth(index).evaluate(CAPTION_OFFSET) for index in range(plots.count())]
+    assert all((a is None and b is None) or abs(a - b) <= 1 for a, b in zip(captions, back, strict=True)), (
+        f"{docname}: the captions did not come back to their places: {captions} {back}")
+    assert result.console_errors == [], f"{docname}: errors while using the keyboard"
+
+
+@pytest.mark.parametrize("docname", ["book/lessons/01_tokens_to_vectors", "book/lessons/05_combined_pipeline",
+                                     "book/lessons/09_questions"])
+def test_on_a_phone_the_keyboard_control_takes_the_place_of_plotly_s_own(browser, site_url, built_site,
+                                                                        docname):
+    """At 390 px: Tab to each explorer that has one control (a slider, or a dropdown menu); it
+    shows alone, where Plotly's own was, inside the screen, and the caption stays where it was."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(390, 844))
+    page = result.page
+    page.keyboard.press("Tab")
+    _wait_until_every_figure_is_drawn(page)
+    page.evaluate("() => { window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); }")
+    plots = page.locator(".course-plot")
+    one_control = [index for index in range(plots.count()) if plots.nth(index).evaluate(ONE_CONTROL)]
+    assert one_control, f"{docname}: no explorer with one control"
+    tabs_left = MAX_TABS
+    for index in one_control:
+        figure = plots.nth(index)
+        caption = figure.evaluate(CAPTION_OFFSET)
+        panel = figure.locator("xpath=following-sibling::div[contains(@class,'course-explorer-controls')][1]")
+        control = panel.locator("input[type=range], select")
+        label = control.evaluate("e => e.labels[0].textContent")
+        tabs_left = _tab_to(page, control, tabs_left)
+        _one_control_on_screen(docname, label, figure, control)
+        moved = figure.evaluate(CAPTION_OFFSET) - caption
+        assert abs(moved) <= 1, f"{docname}: '{label}' took the focus and the caption moved by {moved:.0f} px"
+        row = control.evaluate("""e => { const l = e.labels[0].getBoundingClientRect();
+            const r = e.closest('.course-explorer-control').getBoundingClientRect();
+            return [r.left, r.right, l.left]; }""")
+        assert row[0] >= 0 and row[2] >= 8 and row[1] <= 390, f"{docname}: '{label}' leaves the screen: {row}"
+    assert result.console_errors == []
+    result.page.context.close()
 
 
 def test_native_slider_follows_plotly_slider(page_visit):
