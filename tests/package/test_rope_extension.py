@@ -64,8 +64,8 @@ def test_page_claims(results):
         assert overlaps(results.beyond("zero-shot", method), plain)
     assert results.seen("zero-shot", "linear").max() < 0.5  # PI breaks the trained lengths
     assert results.beyond("fine-tuned", "linear").max() < 2 * chance  # still near chance
-    for method in ("none", "ntk", "yarn"):
-        assert results.beyond("fine-tuned", method).min() > 0.9
+    for method in ("none", "ntk", "yarn"):  # "nearly every answer right at every length"
+        assert results.beyond("fine-tuned", method).min() > 0.95
     # the layout bug: exactly equal at position 0, worse accuracy, the conversion changes nothing
     mean_gap = np.mean([results.layout_gap[("swapped", seed)] for seed in models.seeds], axis=0)
     assert mean_gap[models.train_len :].mean() > 3 * mean_gap[1:4].mean()  # "several times larger"
