@@ -395,9 +395,10 @@ def single_page_config(root: Path, folder: Path) -> Path:
 
     A lesson links to other lessons, which a one-page book does not hold: MyST reports each
     such link as ``myst.xref_missing``, and the strict build would fail on it. This copy lets
-    those warnings through (every other warning still fails the build); the full build checks
-    every link. Jupyter Book finds local extensions beside the configuration file: here their
-    paths are made absolute.
+    that warning through, so a Markdown link to a missing heading of the page itself passes
+    here too; every other warning still fails the build, and the full build checks every
+    link. Jupyter Book finds local extensions beside the configuration file: here their paths
+    are made absolute.
     """
     config = yaml.safe_load((root / "_config.yml").read_text())
     extensions = config.get("sphinx", {}).get("local_extensions") or {}
