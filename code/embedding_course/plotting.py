@@ -316,6 +316,12 @@ def contrast_ratio(first, second) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
+def text_colour_on(background) -> str:
+    """Black or white, whichever stands out more from ``background`` (any matplotlib colour):
+    at least 4.58:1 on any colour."""
+    return max(("black", "white"), key=lambda colour: contrast_ratio(colour, background))
+
+
 def annotate_cells(axes, image, matrix: np.ndarray, decimals: int = 2, fontsize: float = 8) -> None:
     """Write each value of ``matrix`` in its cell, in black or white, whichever stands out more
     from the cell's colour (at least 4.5:1 on any colour); an exact zero as 0, so that the cells
@@ -326,10 +332,8 @@ def annotate_cells(axes, image, matrix: np.ndarray, decimals: int = 2, fontsize:
         decimals: digits after the point; fontsize: in points.
     """
     for (row, col), value in np.ndenumerate(matrix):
-        cell = image.cmap(image.norm(value))
-        text_colour = max(("black", "white"), key=lambda colour: contrast_ratio(colour, cell))
         axes.text(col, row, "0" if value == 0 else f"{value:.{decimals}f}", ha="center", va="center",
-                  fontsize=fontsize, color=text_colour)
+                  fontsize=fontsize, color=text_colour_on(image.cmap(image.norm(value))))
 
 
 def heatmap(
@@ -611,7 +615,7 @@ def cell_values_trace(trace: go.Heatmap, text_format: str = "{:.0f}", size: int 
     colours = []
     for cell in cells:  # "rgb(r, g, b)"
         red, green, blue = (float(part) / 255 for part in cell[cell.index("(") + 1:-1].split(","))
-        colours.append(max(("black", "white"), key=lambda colour: contrast_ratio(colour, (red, green, blue))))
+        colours.append(text_colour_on((red, green, blue)))
     rows, cols = np.indices(matrix.shape)
     return go.Scatter(x=cols.ravel().tolist(), y=rows.ravel().tolist(), mode="text",
                       text=[text_format.format(value) for value in matrix.ravel()],

@@ -318,6 +318,12 @@ def test_contrast_ratio_follows_wcag():
     assert plotting.contrast_ratio("#767676", "white") == plotting.contrast_ratio("white", "#767676")
 
 
+def test_text_on_a_colour_is_black_or_white_whichever_stands_out_more():
+    assert plotting.text_colour_on("yellow") == "black" and plotting.text_colour_on("#000080") == "white"
+    greys = np.linspace(0, 1, 101)
+    assert min(plotting.contrast_ratio(plotting.text_colour_on((g, g, g)), (g, g, g)) for g in greys) > 4.5
+
+
 @pytest.mark.parametrize("diverging", [False, True])
 def test_every_value_written_in_a_cell_stands_out_from_its_colour(diverging):
     values = np.linspace(-1 if diverging else 0, 1, 81).reshape(9, 9)
