@@ -66,6 +66,41 @@ def test_page_is_no_wider_than_a_phone(phone_visit):
     assert result.console_errors == [], f"{docname}: console errors at 390 px"
 
 
+# Every table wider than its box, scrolled to its far end: for each row, the problems with its
+# first cell (what the row is), which the reader should still see whole, on an opaque colour,
+# with no other cell over it.
+WIDE_TABLE_ROW_NAMES = """() => [...document.querySelectorAll('article .pst-scrollable-table-container')]
+    .filter(box => box.scrollWidth > box.clientWidth + 1)
+    .flatMap((box, index) => {
+        box.scrollLeft = box.scrollWidth;
+        return [...box.querySelectorAll('tr')].map(row => {
+            const cell = row.firstElementChild;
+            const rowTop = row.getBoundingClientRect().top + window.scrollY;
+            window.scrollTo(0, rowTop - window.innerHeight / 2);
+            const frame = box.getBoundingClientRect(), own = cell.getBoundingClientRect();
+            const name = `table ${index + 1}, row '${cell.textContent.trim()}'`;
+            if (box.scrollLeft === 0) return `${name}: the table did not scroll`;
+            if (own.left < frame.left - 0.5 || own.right > frame.right + 0.5)
+                return `${name}: scrolled out of its box (${Math.round(own.left)} to ${Math.round(own.right)} px)`;
+            const middle = (own.top + own.bottom) / 2;
+            const covered = [own.left + 2, own.right - 2].some(
+                x => !cell.contains(document.elementFromPoint(x, middle)));
+            if (covered) return `${name}: another cell lies over it`;
+            const background = getComputedStyle(cell).backgroundColor;
+            if (!/^rgb\\(/.test(background))
+                return `${name}: the cells scrolled under it show through (background ${background})`;
+            return null;
+        }).filter(Boolean);
+    })"""
+
+
+def test_a_wide_table_keeps_its_row_names_in_view_when_it_scrolls(phone_visit):
+    """On a phone a table wider than the column scrolls sideways, and its first column stays."""
+    docname, result = phone_visit
+    problems = result.page.evaluate(WIDE_TABLE_ROW_NAMES)
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+
+
 def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
     docname, result = phone_visit
     figures = result.page.locator(".course-plot")
