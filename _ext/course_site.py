@@ -155,6 +155,10 @@ def on_config_inited(app, config) -> None:
     static = str(Path(__file__).parent / "static")
     if static not in config.html_static_path:
         config.html_static_path.append(static)
+    # Files served from the site's root: the service worker, whose scope is the folder it is in.
+    site_root = str(Path(__file__).parent / "site_root")
+    if site_root not in config.html_extra_path:
+        config.html_extra_path.append(site_root)
     theme_options = dict(config.html_theme_options or {})
     repository = (theme_options.get("repository_url") or "").rstrip("/")
     branch = theme_options.get("repository_branch") or "main"
@@ -287,4 +291,6 @@ def setup(app):
     app.add_js_file("course-tab-stops.js", loading_method="defer")
     # The visible sidebar buttons work (the theme listens to hidden copies of them).
     app.add_js_file("course-sidebar-toggles.js", loading_method="defer")
+    # A page the reader has opened reads the same offline (with site_root/course-offline-worker.js).
+    app.add_js_file("course-offline.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

@@ -29,10 +29,16 @@ class PageVisit:
 
 
 def visit(browser, url: str, base: str, color_scheme: str = "light",
-          viewport: tuple[int, int] = (1280, 900), pixel_ratio: float = 1) -> PageVisit:
+          viewport: tuple[int, int] = (1280, 900), pixel_ratio: float = 1,
+          service_workers: str = "block") -> PageVisit:
+    """Open ``url`` with every request to another host than ``base`` aborted and recorded.
+
+    Service workers are blocked unless asked for: a request that the site's worker answers
+    would not pass through the check on its host.
+    """
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
                                   color_scheme=color_scheme, has_touch=viewport[0] < 600,
-                                  device_scale_factor=pixel_ratio)
+                                  device_scale_factor=pixel_ratio, service_workers=service_workers)
     page = context.new_page()
     result = PageVisit(page)
 

@@ -81,7 +81,7 @@ WIDE_TABLE_ROW_NAMES = """() => [...document.querySelectorAll('article .pst-scro
             const name = `table ${index + 1}, row '${cell.textContent.trim()}'`;
             if (box.scrollLeft === 0) return `${name}: the table did not scroll`;
             if (own.left < frame.left - 0.5 || own.right > frame.right + 0.5)
-                return `${name}: scrolled out of its box (${Math.round(own.left)} to ${Math.round(own.right)} px)`;
+                return `${name}: out of its box (${Math.round(own.left)} to ${Math.round(own.right)} px)`;
             const middle = (own.top + own.bottom) / 2;
             const covered = [own.left + 2, own.right - 2].some(
                 x => !cell.contains(document.elementFromPoint(x, middle)));

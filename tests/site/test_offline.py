@@ -1,0 +1,117 @@
+"""A page the reader has opened reads the same offline (course-offline.js and the service
+worker course-offline-worker.js): once the reader has started reading, the page keeps itself
+and all it loads later, so that with the network gone its figures draw, its images show and
+it opens again; online the reader gets what the server has now; and nothing of this happens
+before the reader moves or when they asked their browser to save data."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from .conftest import serve
+from .test_pages_in_browser import DOCNAMES, visit
+from .test_phone_width import PHONE
+
+LESSONS = [name for name in DOCNAMES if "/lessons/" in name]
+KEPT = "document.documentElement.dataset.offline === 'kept'"
+WAIT_S = 8  # course-offline.js, WAIT_MS
+# What the page would show in its place, resolved when it has tried (drawn, or failed).
+FIGURE_SETTLED = "gd => ['drawn', 'failed'].includes(gd.dataset.state)"
+IMAGE_SETTLED = "image => image.complete"
+REGISTERED_WITHIN_3_S = """() => Promise.race([
+    navigator.serviceWorker.ready.then(() => 'registered'),
+    new Promise(resolve => setTimeout(() => resolve('none'), 3000))])"""
+
+
+def start_reading(page) -> None:
+    """The reader's first move: a key (as a touch or a wheel turn would be)."""
+    page.keyboard.press("Shift")
+
+
+def unshown_after_scrolling(page) -> list[str]:
+    """Scroll to each figure and image as a reader would; the ones the page could not show."""
+    problems = []
+    for selector, settled, shown, kind in [
+            (".course-plot", FIGURE_SETTLED, "gd => gd.dataset.state === 'drawn'", "figure"),
+            ("article img", IMAGE_SETTLED, "image => image.naturalWidth > 0", "image")]:
+        elements = page.locator(selector)
+        for index in range(elements.count()):
+            element = elements.nth(index)
+            element.scroll_into_view_if_needed()
+            page.wait_for_function(settled, arg=element.element_handle(), timeout=30_000)
+            if not element.evaluate(shown):
+                name = element.get_attribute("id") or element.get_attribute("alt")[:50]
+                problems.append(f"{kind} {index + 1} ({name})")
+    return problems
+
+
+@pytest.mark.parametrize("docname", LESSONS)
+def test_a_lesson_read_online_reads_the_same_offline(browser, site_url, built_site, docname):
+    """Kept after the first move; then offline: every figure draws, every image shows, and the
+    page opens again (its first figure draws)."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, service_workers="allow")
+    page = result.page
+    try:
+        start_reading(page)
+        page.wait_for_function(KEPT, timeout=60_000)
+        page.context.set_offline(True)
+        problems = unshown_after_scrolling(page)
+        assert problems == [], f"{docname} offline, not shown: {problems}"
+        page.reload(wait_until="load")
+        assert page.locator("article h1").count() == 1, f"{docname} did not open again offline"
+        assert unshown_after_scrolling(page) == [], f"{docname} opened again offline, not shown"
+        assert result.console_errors == [], f"{docname}: {result.console_errors}"
+    finally:
+        page.context.close()
+
+
+def test_nothing_is_kept_before_the_reader_moves_until_the_page_has_been_open_a_while(browser, site_url):
+    """The first screen loads alone (Lighthouse and the page-weight budget see no more); then,
+    with no move at all, the page keeps itself anyway."""
+    docname = LESSONS[0]
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, service_workers="allow")
+    page = result.page
+    try:
+        assert page.evaluate("navigator.serviceWorker.getRegistration()") is None
+        assert page.evaluate(f"() => {KEPT}") is False
+        page.wait_for_function(KEPT, timeout=(WAIT_S + 30) * 1000)
+    finally:
+        page.context.close()
+
+
+def test_nothing_is_kept_when_the_reader_asked_to_save_data(browser, site_url):
+    docname = LESSONS[0]
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, service_workers="allow")
+    page = result.page
+    try:
+        page.add_init_script("Object.defineProperty(navigator, 'connection', {value: {saveData: true}})")
+        page.reload(wait_until="load")
+        start_reading(page)
+        assert page.evaluate(REGISTERED_WITHIN_3_S) == "none"
+    finally:
+        page.context.close()
+
+
+def test_online_the_reader_gets_the_page_as_the_server_has_it_now(browser, built_site, tmp_path):
+    """The worker asks the network first: a page changed on the server after it was kept shows
+    its new text when the reader opens it again online."""
+    site = tmp_path / "html"
+    shutil.copytree(built_site, site)
+    docname = LESSONS[0]
+    page_file = site / f"{docname}.html"
+    with serve(site) as base:
+        result = visit(browser, f"{base}/{docname}.html", base, viewport=PHONE, service_workers="allow")
+        page = result.page
+        try:
+            start_reading(page)
+            page.wait_for_function(KEPT, timeout=60_000)
+            kept_title = page.locator("article h1").inner_text()
+            head, article = page_file.read_text(encoding="utf-8").split("<article", 1)
+            page_file.write_text(head + "<article" + article.replace("<h1>", "<h1>Changed: ", 1),
+                                 encoding="utf-8")
+            page.reload(wait_until="load")
+            assert page.locator("article h1").inner_text() == f"Changed: {kept_title}"
+        finally:
+            page.context.close()
