@@ -12,13 +12,22 @@ var CACHE = 'course-offline';  // course-offline.js writes it
 self.addEventListener('install', function () { self.skipWaiting(); });
 
 // Answer for the open pages at once: the page that registered this worker may lose the
-// network before the reader opens another.
-self.addEventListener('activate', function (event) { event.waitUntil(self.clients.claim()); });
+// network before the reader opens another. With navigation preload the browser asks for a
+// page while it starts this worker: the request does not wait for the worker to start.
+self.addEventListener('activate', function (event) {
+  var preload = self.registration.navigationPreload;
+  event.waitUntil(Promise.resolve(preload && preload.enable()).then(function () {
+    return self.clients.claim();
+  }));
+});
 
 self.addEventListener('fetch', function (event) {
   var request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) { return; }
-  event.respondWith(fetch(request).catch(function (offline) {
+  var network = Promise.resolve(event.preloadResponse).then(function (preloaded) {
+    return preloaded || fetch(request);
+  });
+  event.respondWith(network.catch(function (offline) {
     // ignoreVary: the page a script kept and the page the address bar asks for are one page.
     return caches.open(CACHE).then(function (cache) {
       return cache.match(request, {ignoreVary: true});
