@@ -265,7 +265,7 @@ def parameter_table_rows(
         rows.append([
             config.name,
             f"{config.vocab_size:,} x {config.dim:,}",
-            f"{config.table_parameters / 1e6:,.1f} M",
+            _millions(config.table_parameters),
             *(f"{table_memory_mib(config, d):,.0f}" for d in dtypes),
             "tied" if config.tied_output else "separate",
             f"{share:.0%}",
@@ -292,6 +292,12 @@ def shares_storage(first: torch.Tensor, second: torch.Tensor) -> bool:
             and first.stride() == second.stride())
 
 
+def _millions(count: int) -> str:
+    """A parameter count in millions, as the tables write it: "38.6 M" (a no-break space, so a
+    narrow column does not put the M on a line of its own)."""
+    return f"{count / 1e6:,.1f}\u00a0M"
+
+
 def tying_saving(config: ModelConfig) -> tuple[int, float]:
     """What tying saves (or would save) in a model: ``V x C`` parameters, and that as a share of the
     model *without* tying (the published total, plus one more table when the model ties)."""
@@ -305,11 +311,11 @@ def tying_rows(configs: Sequence[ModelConfig] = TYING_EXAMPLES) -> tuple[list[st
     """The tying table as text: ``(header, rows)``, one row per model."""
     if len(configs) == 0:
         raise ValueError("configs is empty; give at least one ModelConfig")
-    header = ["model", "V x C", "output layer", "tying saves", "share of the untied model"]
+    header = ["model", "V x C", "output layer", "tying saves (or would)", "share of the untied model"]
     rows = []
     for config in configs:
         saved, share = tying_saving(config)
         rows.append([config.name, f"{config.vocab_size:,} x {config.dim:,}",
                      "tied" if config.tied_output else "separate",
-                     f"{saved / 1e6:,.1f} M" + ("" if config.tied_output else " (would)"), f"{share:.1%}"])
+                     _millions(saved), f"{share:.1%}"])
     return header, rows

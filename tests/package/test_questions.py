@@ -229,9 +229,10 @@ def test_tying_savings_for_real_configurations():
     assert llama_saved == 32_000 * 4096 and llama_share == pytest.approx(llama_saved / 6_738_415_616)
     tied = {config.name for config in lookup.TYING_EXAMPLES if config.tied_output}
     assert tied == {"GPT-2 small", "BERT-base (uncased)", "Gemma-2B", "Llama-3.2-1B"}
-    _, rows = lookup.tying_rows()
-    assert len(rows) == len(lookup.TYING_EXAMPLES) and rows[0][3] == "38.6 M"
-    assert "(would)" in rows[2][3]
+    header, rows = lookup.tying_rows()
+    assert len(rows) == len(lookup.TYING_EXAMPLES) and rows[0][3] == "38.6\u00a0M"
+    # A separate output layer: what tying would save, said once in the header, not in each cell.
+    assert header[3] == "tying saves (or would)" and rows[2][2:4] == ["separate", "131.1\u00a0M"]
 
 
 def test_gemma_and_llama_3_2_totals_follow_from_their_architectures():
