@@ -1,8 +1,9 @@
 """A page the reader has opened reads the same offline (course-offline.js and the service
 worker course-offline-worker.js): once the reader has started reading, the page keeps itself
-and all it loads later, so that with the network gone its figures draw, its images show and
-it opens again; online the reader gets what the server has now; and nothing of this happens
-before the reader moves or when they asked their browser to save data."""
+and all it loads later, so that with the network gone its figures draw, its images show, its
+exercises answer and it opens again; online the reader gets what the server has now; and
+nothing of this happens before the reader moves or when they asked their browser to save
+data."""
 
 from __future__ import annotations
 
@@ -47,10 +48,22 @@ def unshown_after_scrolling(page) -> list[str]:
     return problems
 
 
+def assert_an_exercise_answers(page, docname: str) -> None:
+    """The page's first exercise (if it has one) judges an answer."""
+    forms = page.locator("form.course-self-check")
+    if forms.count() == 0:
+        return
+    form = forms.first
+    form.locator("input, textarea").first.fill("0")
+    form.locator("input, textarea").first.press("Enter")
+    feedback = form.locator(".course-self-check-feedback")
+    assert feedback.inner_text().strip(), f"{docname} offline: the first exercise gave no verdict"
+
+
 @pytest.mark.parametrize("docname", LESSONS)
 def test_a_lesson_read_online_reads_the_same_offline(browser, site_url, built_site, docname):
-    """Kept after the first move; then offline: every figure draws, every image shows, and the
-    page opens again (its first figure draws)."""
+    """Kept after the first move; then offline: every figure draws, every image shows, an
+    exercise answers, and the page opens again (and draws and shows all again)."""
     result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, service_workers="allow")
     page = result.page
     try:
@@ -59,6 +72,7 @@ def test_a_lesson_read_online_reads_the_same_offline(browser, site_url, built_si
         page.context.set_offline(True)
         problems = unshown_after_scrolling(page)
         assert problems == [], f"{docname} offline, not shown: {problems}"
+        assert_an_exercise_answers(page, docname)
         page.reload(wait_until="load")
         assert page.locator("article h1").count() == 1, f"{docname} did not open again offline"
         assert unshown_after_scrolling(page) == [], f"{docname} opened again offline, not shown"
