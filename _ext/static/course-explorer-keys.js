@@ -29,10 +29,13 @@
     return 'course-' + prefix + '-' + counter;
   }
 
+  // A Plotly title or label as words: its line breaks (<br>) become spaces, its no-break
+  // spaces stay (a number keeps its unit).
   function plainText(text) {
     var box = document.createElement('div');
     box.innerHTML = String(text || '');
-    return (box.textContent || '').replace(/\s+/g, ' ').trim();
+    box.querySelectorAll('br').forEach(function (br) { br.replaceWith(' '); });
+    return (box.textContent || '').replace(/[ \t\r\n]+/g, ' ').trim();
   }
 
   // What a slider is called: its name, else the text Plotly writes before its value.

@@ -150,7 +150,7 @@ def test_vocabulary_memory_checker():
     assert "fp32" in text_of(lookup_exercises.check_vocabulary_memory(expected * 2))
     assert "MB" in text_of(lookup_exercises.check_vocabulary_memory(expected * 2 ** 20 / 1e6))
     assert "number of parameters" in text_of(lookup_exercises.check_vocabulary_memory(2 * 128_256 * 4096))
-    assert "you gave 1 MiB" in text_of(lookup_exercises.check_vocabulary_memory(1))
+    assert "you gave 1\u00a0MiB" in text_of(lookup_exercises.check_vocabulary_memory(1))
     assert "is text, not a number" in text_of(lookup_exercises.check_vocabulary_memory("lots"))
 
 

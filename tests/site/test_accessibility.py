@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -318,6 +319,32 @@ def test_every_plotly_figure_has_an_accessible_name(page_visit):
         description = ax.get("description", {}).get("value", "")
         assert len(name.split()) >= 3, f"{docname}: Plotly figure {node_id} has no accessible name ({name!r})"
         assert description, f"{docname}: Plotly figure {node_id} has no accessible description"
+    assert descriptions_that_misread_their_titles(result.page) == [], docname
+
+
+# Each drawn figure's title (Plotly's markup, with the <br> a phone's layout adds) and what its
+# description, read out after its caption, says
+TITLES_AND_DESCRIPTIONS = """() => [...document.querySelectorAll('.course-plot[aria-describedby]')]
+    .map(gd => { const title = (gd.layout || {}).title;
+                 return [gd.id, (title && title.text) || title || '',
+                         document.getElementById(gd.getAttribute('aria-describedby')).textContent]; })"""
+
+
+def descriptions_that_misread_their_titles(page) -> list[str]:
+    """The figures whose description does not begin with their title as words."""
+    problems = []
+    for figure, title, description in page.evaluate(TITLES_AND_DESCRIPTIONS):
+        said = _words(title) if isinstance(title, str) else ""
+        if said and not description.startswith(f"Chart: {said}."):
+            problems.append(f"{figure}: title {said!r}, description {description!r}")
+    return problems
+
+
+def _words(title: str) -> str:
+    """A Plotly title as a reader hears it: line breaks are spaces, tags go, a no-break space
+    stays (a number keeps its unit)."""
+    text = re.sub(r"<[^>]*>", "", re.sub(r"<br\s*/?>", " ", title, flags=re.IGNORECASE))
+    return re.sub(r"[ \t\r\n]+", " ", html.unescape(text)).strip()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

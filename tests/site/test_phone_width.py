@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from .conftest import BUILT_SITE
+from .test_accessibility import descriptions_that_misread_their_titles
 from .test_pages_in_browser import DOCNAMES, draw_every_figure, visit
 
 PHONE = (390, 844)
@@ -104,6 +105,25 @@ def test_a_wide_table_keeps_its_row_names_in_view_when_it_scrolls(phone_visit):
     docname, result = phone_visit
     problems = result.page.evaluate(WIDE_TABLE_ROW_NAMES)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+
+
+def test_a_figure_s_description_reads_its_title_as_words_on_a_phone(phone_visit):
+    """On a phone a figure's title is wrapped (<br>); its description keeps a space there."""
+    docname, result = phone_visit
+    draw_every_figure(result.page)
+    assert descriptions_that_misread_their_titles(result.page) == [], f"{docname} at 390 px"
+
+
+# A number and the unit after it: joined by an ordinary space, a narrow column may put the unit
+# at the start of the next line ("38.6" / "M parameters")
+SPLIT_UNITS = r"""() => [...document.querySelectorAll('article p, article li, article td, article th')]
+    .flatMap(block => block.textContent.match(
+        /(?<![\w.,])[\d.,]*\d[ \n\t]+(?:M|MiB|GiB|KB|MB|GB)\b/g) || [])"""
+
+
+def test_a_number_keeps_its_unit_on_its_line(phone_visit):
+    docname, result = phone_visit
+    assert result.page.evaluate(SPLIT_UNITS) == [], f"{docname}: join each with a no-break space"
 
 
 def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):

@@ -83,11 +83,11 @@ def vocabulary_memory_exercise() -> Exercise:
             Mistake(expected / 4, "that is one table in int8; use two tables and 2 bytes per number."),
             Mistake(expected * MIB / 2, "that is the number of parameters, not MiB; multiply by 2 bytes, "
                                         "divide by 2**20."),
-        ), otherwise=f"you gave {{got}} MiB; compute 2 x V x C x 2 bytes / 2**20 with V = "
+        ), otherwise=f"you gave {{got}}\u00a0MiB; compute 2 x V x C x 2 bytes / 2**20 with V = "
                      f"{config.vocab_size:,}, C = {config.dim:,}."),
         hint="V x C numbers per table, two tables (the output layer is not tied), 2 bytes each in bf16, "
              "2**20 bytes per MiB.",
-        success=f"{fmt(expected)} MiB: {config.vocab_size:,} x {config.dim:,} x 2 tables x 2 bytes.",
+        success=f"{fmt(expected)}\u00a0MiB: {config.vocab_size:,} x {config.dim:,} x 2 tables x 2 bytes.",
         label="The memory in MiB",
     )
 

@@ -60,10 +60,10 @@ def one_hot_memory_exercise() -> Exercise:
                 Mistake(one_byte / MIB, "the size counts 1 byte per number; fp32 takes 4 bytes per number."),
                 Mistake(size / MIB / MEMORY_BATCH, f"the size is for one sequence; the batch holds "
                                                    f"{MEMORY_BATCH}."),
-            ), otherwise="the size should be numbers x 4 bytes / 2**20; you gave {got} MiB.")),
+            ), otherwise="the size should be numbers x 4 bytes / 2**20; you gave {got}\u00a0MiB.")),
         )),
         hint="numbers = B x T x V; each fp32 number takes 4 bytes; 1 MiB is 2**20 bytes.",
-        success=f"{numbers:,} numbers, {fmt(size / MIB)} MiB, and only {MEMORY_BATCH * MEMORY_SEQ_LEN:,} "
+        success=f"{numbers:,} numbers, {fmt(size / MIB)}\u00a0MiB, and only {MEMORY_BATCH * MEMORY_SEQ_LEN:,} "
                 "of them are 1.",
         label="The count of numbers, and the size in MiB",
     )

@@ -57,8 +57,8 @@ def memory_slider_figure(
                                  "<extra></extra>"),
         ])
         largest = max(one_hot_counts)
-        titles.append(f"T = {seq_len}: one-hot up to {largest / 1e6:,.1f} M numbers ({seq_len} ones), "
-                      f"dense {dense_count / 1e6:.2f} M")
+        titles.append(f"T = {seq_len}: one-hot up to {largest / 1e6:,.1f}\u00a0M numbers ({seq_len} ones), "
+                      f"dense {dense_count / 1e6:.2f}\u00a0M")
     figure = plotting.slider_figure(states, [str(t) for t in seq_lens], slider_title="sequence length T",
                                     titles=titles, active=list(seq_lens).index(active_seq_len), height=480)
     figure.update_layout(barmode="group", legend=dict(orientation="h", y=1.02, x=0))
