@@ -164,6 +164,12 @@ def on_config_inited(app, config) -> None:
     branch = theme_options.get("repository_branch") or "main"
     footer = _build_footer(Path(app.outdir)) + _licence_and_release_footer(repository, branch)
     theme_options["extra_footer"] = (theme_options.get("extra_footer") or "") + footer
+    # sphinx-book-theme keeps search in the sidebar and the article's header; its theme.conf
+    # leaves pydata's navbar empty, but pydata-sphinx-theme 0.17 fills navbar_persistent with
+    # a second search field unless html_theme_options names it, so every page wider than 960 px
+    # began with a 64 px band holding only that field (as sites on sphinx-book-theme 1.4 report,
+    # e.g. pynucastro/pynucastro#1427). Named, and empty: the theme writes no navbar.
+    theme_options.setdefault("navbar_persistent", [])
     config.html_theme_options = theme_options
     # Follow the reader's light/dark preference (an empty mode logs a console error).
     config.html_context = {**(config.html_context or {}), "default_mode": "auto"}

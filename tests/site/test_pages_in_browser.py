@@ -108,6 +108,27 @@ def test_page_loads_without_console_errors_or_failed_requests(page_visit):
     assert result.failed_requests == [], f"{docname}: failed requests"
 
 
+# Where the page's first bar is (document coordinates) and how many search fields show
+TOP_OF_PAGE = """() => ({
+    bar: document.querySelector('.bd-header-article').getBoundingClientRect().top + scrollY,
+    searchFields: [...document.querySelectorAll('.search-button-field')]
+        .filter(field => field.getBoundingClientRect().width > 0).length})"""
+
+
+@pytest.mark.parametrize("width", [970, 1280])
+def test_a_page_begins_with_its_own_header_and_one_search_field(browser, site_url, width):
+    """No band of the parent theme's navbar above the article's header (it held only a second
+    search field, or nothing, from 960 px up); the sidebar's search field shows once."""
+    result = visit(browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url,
+                   viewport=(width, 900))
+    try:
+        top = result.page.evaluate(TOP_OF_PAGE)
+        assert top["bar"] < 1, f"at {width} px the article's header starts {top['bar']:.0f} px down"
+        assert top["searchFields"] <= 1, f"at {width} px {top['searchFields']} search fields show"
+    finally:
+        result.page.context.close()
+
+
 def test_no_broken_images(page_visit):
     _, result = page_visit
     # Output images load lazily: ask for all of them now.
