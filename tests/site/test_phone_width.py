@@ -115,10 +115,10 @@ def test_a_figure_s_description_reads_its_title_as_words_on_a_phone(phone_visit)
 
 
 # A number and the unit after it: joined by an ordinary space, a narrow column may put the unit
-# at the start of the next line ("38.6" / "M parameters")
-SPLIT_UNITS = r"""() => [...document.querySelectorAll('article p, article li, article td, article th')]
+# at the start of the next line ("38.6" / "M parameters", "24" / "% of")
+SPLIT_UNITS = r"""() => [...document.querySelectorAll('article :is(p, li, td, th, label)')]
     .flatMap(block => block.textContent.match(
-        /(?<![\w.,])[\d.,]*\d[ \n\t]+(?:M|MiB|GiB|KB|MB|GB)\b/g) || [])"""
+        /(?<![\w.,])[\d.,]*\d[ \n\t]+(?:(?:M|MiB|GiB|KB|MB|GB)\b|%)/g) || [])"""
 
 
 def test_a_number_keeps_its_unit_on_its_line(phone_visit):
