@@ -146,6 +146,14 @@ def test_no_python_traceback_on_the_page(page_visit):
     assert result.page.locator(".output.traceback, .output.error").count() == 0
 
 
+def test_printed_numbers_read_as_numbers(page_visit):
+    """A printed NumPy number shows as 0.731, not as NumPy 2's repr np.float64(0.731)."""
+    docname, result = page_visit
+    outputs = " ".join(result.page.locator(".cell_output").all_inner_texts())
+    reprs = re.findall(r"np\.(?:float|int|uint|bool|complex)\w*\([^)]*\)", outputs)
+    assert reprs == [], f"{docname}: print .tolist() or float(...) instead"
+
+
 def test_math_is_svg_drawn_at_build_time(page_visit):
     """Every formula is an SVG with its MathML for screen readers; no MathJax, no TeX left."""
     docname, result = page_visit
