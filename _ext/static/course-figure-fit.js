@@ -175,8 +175,10 @@
     });
     if (layout.legend && layout.legend.orientation === 'h' && (layout.legend.y || 0) >= 1) {
       // A legend standing on the plot (yanchor bottom) grows upwards as it wraps into rows.
+      // Its distance from the plot is a share of the plot's height (y = 1.02: 2 %).
       var rows = layout.legend.yanchor === 'bottom' ? legendRows(data, plotWidth, fontSize) : 1;
-      highest = Math.max(highest, 28 + LEGEND_ROW * (rows - 1));
+      var gap = Math.max(0, (layout.legend.y || 1) - 1) * plotHeight;
+      highest = Math.max(highest, gap + 4 + LEGEND_ROW * rows);
     }
     if ((layout.annotations || []).some(function (note) {
       return note.yref === 'paper' && Math.abs(note.y - 1) < 0.02;
@@ -244,8 +246,9 @@
   }
 
   // A legend laid out in a row wraps into more rows on a phone: how many, at most (each entry
-  // is its symbol and gaps, LEGEND_ENTRY px, and its text).
-  var LEGEND_ENTRY = 46, LEGEND_ROW = 20;
+  // is its symbol and gaps, LEGEND_ENTRY px, and its text). A row is LEGEND_ROW px: 20 for a
+  // line's entry, 22-23 for a marker's (lesson 6's word maps).
+  var LEGEND_ENTRY = 46, LEGEND_ROW = 24;
   function legendRows(data, plotWidth, fontSize) {
     var rows = 1, used = 0;
     data.forEach(function (trace) {

@@ -103,7 +103,9 @@
       var spec = loaded[0], Plotly = loaded[1];
       var narrow = gd.clientWidth < NARROW;
       // On a phone the toolbar would cover the title; pinch and drag still zoom and pan.
-      var config = {responsive: true, displaylogo: false, displayModeBar: !narrow};
+      // Elsewhere it shows while the pointer is over the chart (Plotly's 'hover'), not all
+      // the time over the title's end.
+      var config = {responsive: true, displaylogo: false, displayModeBar: narrow ? false : 'hover'};
       var fitted = fit.fitToWidth(spec, gd.clientWidth);
       var preview = gd.querySelector('.course-plot-preview');
       if (preview) { preview.remove(); }

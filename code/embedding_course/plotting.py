@@ -554,6 +554,19 @@ def style(figure: go.Figure, *, title: str = "", height: int = 420) -> go.Figure
     return figure
 
 
+def legend_above(figure: go.Figure, *, top_margin: int = 120) -> go.Figure:
+    """Put the legend in a row between the title and the plot, not in a column beside it, so
+    the plot keeps the whole width (on a phone a column legend takes a third of it); the row
+    wraps when it does not fit, in rows as tall as its text (no gap after each legend group,
+    which a phone's layout would not expect). ``top_margin`` (px) holds the title, pinned below
+    the toolbar (Plotly's modebar, about 30 px), and below it the legend's rows (two, by default)."""
+    figure.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left",
+                                     tracegroupgap=0),
+                         title=dict(yref="container", y=1, yanchor="top", pad=dict(t=36)),
+                         margin=dict(t=top_margin))
+    return figure
+
+
 def heatmap_trace(
     matrix,
     *,
@@ -580,7 +593,8 @@ def heatmap_trace(
         zmin=limits[0] if limits else None,
         zmax=limits[1] if limits else None,
         zmid=0.0 if diverging and limits is None else None,
-        colorbar=dict(title=dict(text=colorbar_title)),
+        # The colour bar's title beside the bar: on top of it, it meets the highest tick label.
+        colorbar=dict(title=dict(text=colorbar_title, side="right")),
         hovertemplate=hovertemplate or "row %{y}<br>col %{x}<br>value %{z:.3f}<extra></extra>",
         showscale=showscale,
         visible=visible,

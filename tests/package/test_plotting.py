@@ -130,6 +130,18 @@ def test_slider_figure_rejects_an_active_step_out_of_range():
         plotting.slider_figure(_states(2), ["a", "b"], active=2)
 
 
+def test_legend_above_puts_the_legend_in_a_row_between_title_and_plot():
+    figure = plotting.style(go.Figure([go.Scatter(x=[0, 1], y=[0, 1], name=name) for name in "ab"]),
+                            title="a title")
+    plotting.legend_above(figure, top_margin=120)
+    legend = figure.layout.legend
+    assert (legend.orientation, legend.yanchor, legend.xanchor) == ("h", "bottom", "left")
+    assert legend.tracegroupgap == 0
+    assert legend.y > 1 and figure.layout.margin.t == 120 and figure.layout.margin.l == 60
+    title = figure.layout.title
+    assert (title.text, title.yref, title.y, title.yanchor) == ("a title", "container", 1, "top")
+
+
 def test_heatmap_trace_is_float32_and_centred():
     trace = plotting.heatmap_trace(np.array([[-2.0, 1.0]]), diverging=True)
     assert trace.z.dtype == np.float32

@@ -421,6 +421,91 @@ def state_after(page, figure, before: str, timeout: int = 10_000) -> str:
     return figure.evaluate(FIGURE_STATE)
 
 
+# Every text label of a drawn figure (titles, axis titles, tick labels, legend, slider and
+# menu labels, annotations) with its box on the screen; labels Plotly hid are left out.
+FIGURE_LABELS = r"""gd => {
+    const selector = ['.infolayer text', '.xtick text', '.ytick text', '.slider-group text',
+                      '.updatemenu-item-text', '.legend text', '.annotation-text'].join(',');
+    const seen = new Set();
+    return [...gd.querySelectorAll(selector)].filter(el => {
+        if (seen.has(el)) return false;
+        seen.add(el);
+        const style = getComputedStyle(el);
+        const box = el.getBoundingClientRect();
+        return el.textContent.trim() && style.display !== 'none' && style.visibility !== 'hidden'
+            && Number(style.opacity) > 0 && box.width > 0 && box.height > 0
+            && !el.closest('.hoverlayer');
+    }).map(el => {
+        const box = el.getBoundingClientRect();
+        return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
+                bottom: box.bottom, title: el.classList.contains('gtitle'),
+                turned: /rotate\((?!0[,)])/.test(el.getAttribute('transform') || '')};
+    });
+}"""
+TOLERANCE = 1.0  # px: boxes that only touch do not count
+
+
+def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of labels whose boxes overlap. Two labels both turned aslant (tick labels at 30 or
+    45 degrees) are left out: their upright boxes overlap though their letters do not."""
+    pairs = []
+    for i, first in enumerate(labels):
+        for second in labels[i + 1:]:
+            if first.get("turned") and second.get("turned"):
+                continue
+            width = min(first["right"], second["right"]) - max(first["left"], second["left"])
+            height = min(first["bottom"], second["bottom"]) - max(first["top"], second["top"])
+            if width > TOLERANCE and height > TOLERANCE:
+                pairs.append((first["text"], second["text"]))
+    return pairs
+
+
+# Plotly's toolbar shown only on hover: its groups of buttons are transparent
+TOOLBAR_HIDDEN = "groups.every(group => getComputedStyle(group).opacity === '0')"
+
+
+def figure_label_problems(page) -> list[str]:
+    """Each drawn figure's text labels on top of each other, cut off at the side, or a title
+    under the toolbar."""
+    figures = page.locator(".course-plot")
+    problems = []
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        figure.scroll_into_view_if_needed()
+        page.mouse.move(0, 0)  # off the chart and out of it: a toolbar shown on hover fades out
+        figure.evaluate(f"""gd => new Promise(done => {{
+            if (gd.contains(document.activeElement)) document.activeElement.blur();
+            const groups = [...gd.querySelectorAll('.modebar-group')];
+            if ({TOOLBAR_HIDDEN}) return done();
+            groups[0].addEventListener('transitionend', () => done(), {{once: true}});
+            setTimeout(done, 1000); }})""")
+        labels = figure.evaluate(FIGURE_LABELS)
+        pairs = overlapping(labels)
+        if pairs:
+            problems.append(f"figure {index}: overlapping labels {pairs[:5]}")
+        frame = figure.evaluate("gd => { const b = gd.getBoundingClientRect(); return [b.left, b.right]; }")
+        toolbar = figure.evaluate(f"""gd => {{ const bar = gd.querySelector('.modebar');
+            const groups = [...gd.querySelectorAll('.modebar-group')];
+            if (!bar || {TOOLBAR_HIDDEN}) return null;
+            const b = bar.getBoundingClientRect();
+            return {{left: b.left, right: b.right, top: b.top, bottom: b.bottom, text: 'toolbar'}}; }}""")
+        for label in labels:
+            if label["left"] < frame[0] - TOLERANCE or label["right"] > frame[1] + TOLERANCE:
+                problems.append(f"figure {index}: label {label['text']!r} is cut off at the side")
+            if label["title"] and toolbar and overlapping([label, toolbar]):
+                problems.append(f"figure {index}: the title {label['text']!r} is under the toolbar")
+    return problems
+
+
+def test_figure_labels_do_not_overlap_on_a_desktop(page_visit):
+    """As on a phone (test_phone_width.py): no label on another, none cut off, no title under
+    the toolbar, at 1280 px."""
+    docname, result = page_visit
+    draw_every_figure(result.page)
+    problems = figure_label_problems(result.page)
+    assert problems == [], f"{docname} at 1280 px:\n" + "\n".join(problems)
+
+
 def test_every_slider_moves_its_figure(page_visit):
     docname, result = page_visit
     page = result.page

@@ -11,44 +11,9 @@ from PIL import Image
 
 from .conftest import BUILT_SITE
 from .test_accessibility import descriptions_that_misread_their_titles
-from .test_pages_in_browser import DOCNAMES, draw_every_figure, visit
+from .test_pages_in_browser import DOCNAMES, draw_every_figure, figure_label_problems, visit
 
 PHONE = (390, 844)
-
-# Every text label of a drawn figure (titles, axis titles, tick labels, legend, slider and
-# menu labels, annotations) with its box on the screen; labels Plotly hid are left out.
-FIGURE_LABELS = """gd => {
-    const selector = ['.infolayer text', '.xtick text', '.ytick text', '.slider-group text',
-                      '.updatemenu-item-text', '.legend text', '.annotation-text'].join(',');
-    const seen = new Set();
-    return [...gd.querySelectorAll(selector)].filter(el => {
-        if (seen.has(el)) return false;
-        seen.add(el);
-        const style = getComputedStyle(el);
-        const box = el.getBoundingClientRect();
-        return el.textContent.trim() && style.display !== 'none' && style.visibility !== 'hidden'
-            && Number(style.opacity) > 0 && box.width > 0 && box.height > 0
-            && !el.closest('.hoverlayer');
-    }).map(el => {
-        const box = el.getBoundingClientRect();
-        return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
-                bottom: box.bottom, title: el.classList.contains('gtitle')};
-    });
-}"""
-TOLERANCE = 1.0  # px: boxes that only touch do not count
-
-
-def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
-    """Pairs of labels whose boxes overlap."""
-    pairs = []
-    for i, first in enumerate(labels):
-        for second in labels[i + 1:]:
-            width = min(first["right"], second["right"]) - max(first["left"], second["left"])
-            height = min(first["bottom"], second["bottom"]) - max(first["top"], second["top"])
-            if width > TOLERANCE and height > TOLERANCE:
-                pairs.append((first["text"], second["text"]))
-    return pairs
-
 
 @pytest.fixture(scope="module", params=DOCNAMES)
 def phone_visit(request, browser, site_url, built_site):
@@ -114,6 +79,27 @@ def test_a_figure_s_description_reads_its_title_as_words_on_a_phone(phone_visit)
     assert descriptions_that_misread_their_titles(result.page) == [], f"{docname} at 390 px"
 
 
+# Each drawn figure's legend (if it shows one) and plot area, in px within the figure
+LEGENDS_AND_PLOTS = """() => [...document.querySelectorAll('.course-plot')].flatMap(gd => {
+    const legend = gd.querySelector('.legend'), size = gd._fullLayout && gd._fullLayout._size;
+    if (!legend || !size || !legend.getBoundingClientRect().width) return [];
+    const frame = gd.getBoundingClientRect(), box = legend.getBoundingClientRect();
+    return [{id: gd.id, legendLeft: box.left - frame.left, legendTop: box.top - frame.top,
+             legendBottom: box.bottom - frame.top, plotRight: size.l + size.w,
+             plotTop: size.t, plotBottom: size.t + size.h}];
+})"""
+
+
+def test_a_legend_leaves_the_plot_its_width_on_a_phone(phone_visit):
+    """A legend sits above, below or inside the plot, not in a column beside it."""
+    docname, result = phone_visit
+    draw_every_figure(result.page)
+    beside = [figure["id"] for figure in result.page.evaluate(LEGENDS_AND_PLOTS)
+              if figure["legendLeft"] >= figure["plotRight"] - 1
+              and figure["legendTop"] < figure["plotBottom"] and figure["legendBottom"] > figure["plotTop"]]
+    assert beside == [], f"{docname} at 390 px: a legend beside the plot narrows it"
+
+
 # A number and the unit after it: joined by an ordinary space, a narrow column may put the unit
 # at the start of the next line ("38.6" / "M parameters", "24" / "% of")
 SPLIT_UNITS = r"""() => [...document.querySelectorAll('article :is(p, li, td, th, label)')]
@@ -128,24 +114,7 @@ def test_a_number_keeps_its_unit_on_its_line(phone_visit):
 
 def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
     docname, result = phone_visit
-    figures = result.page.locator(".course-plot")
-    problems = []
-    for index in range(figures.count()):
-        figure = figures.nth(index)
-        figure.scroll_into_view_if_needed()
-        labels = figure.evaluate(FIGURE_LABELS)
-        pairs = overlapping(labels)
-        if pairs:
-            problems.append(f"figure {index}: overlapping labels {pairs[:5]}")
-        frame = figure.evaluate("gd => { const b = gd.getBoundingClientRect(); return [b.left, b.right]; }")
-        toolbar = figure.evaluate("""gd => { const bar = gd.querySelector('.modebar');
-            if (!bar) return null; const b = bar.getBoundingClientRect();
-            return {left: b.left, right: b.right, top: b.top, bottom: b.bottom, text: 'toolbar'}; }""")
-        for label in labels:
-            if label["left"] < frame[0] - TOLERANCE or label["right"] > frame[1] + TOLERANCE:
-                problems.append(f"figure {index}: label {label['text']!r} is cut off at the side")
-            if label["title"] and toolbar and overlapping([label, toolbar]):
-                problems.append(f"figure {index}: the title {label['text']!r} is under the toolbar")
+    problems = figure_label_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
 
 

@@ -63,8 +63,8 @@ def one_hot_memory_exercise() -> Exercise:
             ), otherwise="the size should be numbers x 4 bytes / 2**20; you gave {got}\u00a0MiB.")),
         )),
         hint="numbers = B x T x V; each fp32 number takes 4 bytes; 1\u00a0MiB is 2**20 bytes.",
-        success=f"{numbers:,} numbers, {fmt(size / MIB)}\u00a0MiB, and only {MEMORY_BATCH * MEMORY_SEQ_LEN:,} "
-                "of them are 1.",
+        success=f"{numbers:,} numbers, {fmt(size / MIB)}\u00a0MiB, and only "
+                f"{MEMORY_BATCH * MEMORY_SEQ_LEN:,} of them are 1.",
         label="The count of numbers, and the size in MiB",
     )
 

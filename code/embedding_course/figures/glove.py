@@ -90,6 +90,7 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
                                      marker_size=8 if coords.shape[1] == 2 else 5))
     titles = [pca.axis_title(i) if pca is not None else f"PC{i + 1}" for i in range(coords.shape[1])]
     plotting.style(figure, title=title, height=height)
+    plotting.legend_above(figure)
     if coords.shape[1] == 3:
         figure.update_layout(scene=dict(xaxis_title=titles[0], yaxis_title=titles[1], zaxis_title=titles[2],
                                         camera=dict(eye=dict(x=1.7, y=1.7, z=0.9))),
@@ -130,6 +131,7 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
     stacked = np.concatenate(coords)  # fixed axis ranges: the same frame for every step
     figure = plotting.slider_figure(states, [str(s) for s in steps], slider_title="training step",
                                     titles=titles, active=len(states) - 1, height=height)
+    plotting.legend_above(figure)
     figure.update_xaxes(range=_padded_range(stacked[:, 0]), autorange=False, zeroline=False,
                         title_text=f"PC1 of the final step ({100 * pca.explained_variance_ratio[0]:.0f}%)")
     figure.update_yaxes(range=_padded_range(stacked[:, 1]), autorange=False, zeroline=False,

@@ -180,9 +180,8 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
         annotations=[dict(x=train_len + 0.5, y=1.0, xref="x", yref="paper",
                           text=f" trained up to {train_len}", showarrow=False, xanchor="left",
                           yanchor="top", font=dict(size=11))],
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left"),
-        margin=dict(t=150),
     )
+    plotting.legend_above(figure, top_margin=150)
     figure.update_xaxes(title_text="test length (tokens)", range=[0.5, lengths[-1] + 0.5])
     figure.update_yaxes(title_text="accuracy", range=[-0.02, 1.02])
     return figure

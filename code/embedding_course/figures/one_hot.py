@@ -62,6 +62,9 @@ def memory_slider_figure(
     figure = plotting.slider_figure(states, [str(t) for t in seq_lens], slider_title="sequence length T",
                                     titles=titles, active=list(seq_lens).index(active_seq_len), height=480)
     figure.update_layout(barmode="group", legend=dict(orientation="h", y=1.02, x=0))
+    # Each tokenizer's name on two lines ("LLaMA 2" over "(SentencePiece)"): on one line the
+    # names would be turned aslant and reach the slider's label below the chart.
+    figure.update_xaxes(tickvals=names, ticktext=[name.replace(" (", "<br>(") for name in names], tickangle=0)
     # One fixed log range for every state, so that moving the slider visibly grows the bars.
     smallest = one_hot.memory_bytes(one_hot.dense_numbers(min(seq_lens), dim)) / mib
     largest = one_hot.memory_bytes(one_hot.one_hot_numbers(max(seq_lens), max(vocab_sizes.values()))) / mib
