@@ -181,7 +181,7 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
                           text=f" trained up to {train_len}", showarrow=False, xanchor="left",
                           yanchor="top", font=dict(size=11))],
     )
-    plotting.legend_above(figure, top_margin=150)
+    plotting.legend_above(figure)
     figure.update_xaxes(title_text="test length (tokens)", range=[0.5, lengths[-1] + 0.5])
     figure.update_yaxes(title_text="accuracy", range=[-0.02, 1.02])
     return figure
