@@ -101,6 +101,12 @@
     }
     description.textContent = describeFigure(gd);
     gd.setAttribute('aria-describedby', description.id);
+    // A slider or menu changes the title (and the axes): the description follows.
+    if (typeof gd.on === 'function') {
+      ['plotly_update', 'plotly_relayout', 'plotly_afterplot'].forEach(function (name) {
+        gd.on(name, function () { description.textContent = describeFigure(gd); });
+      });
+    }
   }
 
   // Where the band that Plotly's sliders take at the foot of the chart begins (viewport px),
