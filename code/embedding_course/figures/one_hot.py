@@ -61,7 +61,8 @@ def memory_slider_figure(
                       f"dense {dense_count / 1e6:.2f}\u00a0M")
     figure = plotting.slider_figure(states, [str(t) for t in seq_lens], slider_title="sequence length T",
                                     titles=titles, active=list(seq_lens).index(active_seq_len), height=480)
-    figure.update_layout(barmode="group", legend=dict(orientation="h", y=1.02, x=0))
+    figure.update_layout(barmode="group")
+    plotting.legend_above(figure)
     # Each tokenizer's name on two lines ("LLaMA 2" over "(SentencePiece)"): on one line the
     # names would be turned aslant and reach the slider's label below the chart.
     figure.update_xaxes(tickvals=names, ticktext=[name.replace(" (", "<br>(") for name in names], tickangle=0)
