@@ -437,9 +437,9 @@ FIGURE_LABELS = r"""gd => {
             && !el.closest('.hoverlayer');
     }).map(el => {
         const box = el.getBoundingClientRect();
+        const angle = ((el.getAttribute('transform') || '').match(/rotate\((-?[\d.]+)/) || [0, 0])[1];
         return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
-                bottom: box.bottom, title: el.classList.contains('gtitle'),
-                turned: /rotate\((?!0[,)])/.test(el.getAttribute('transform') || '')};
+                bottom: box.bottom, title: el.classList.contains('gtitle'), turned: angle % 90 !== 0};
     });
 }"""
 TOLERANCE = 1.0  # px: boxes that only touch do not count
@@ -447,7 +447,7 @@ TOLERANCE = 1.0  # px: boxes that only touch do not count
 
 def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
     """Pairs of labels whose boxes overlap. Two labels both turned aslant (tick labels at 30 or
-    45 degrees) are left out: their upright boxes overlap though their letters do not."""
+    45 degrees, not upright at 90) are left out: their boxes overlap though their letters do not."""
     pairs = []
     for i, first in enumerate(labels):
         for second in labels[i + 1:]:
