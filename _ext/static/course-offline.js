@@ -87,6 +87,35 @@
     });
   }
 
+  // A figure drawn twice (page_images.py: a <picture> with a narrow drawing for a phone and
+  // the wide one for other screens) is kept in the drawing this screen showed. A phone turned
+  // offline asks for the other drawing, which it never loaded, or a page opened again offline
+  // on a turned phone: when that drawing fails, show the kept one instead (once).
+  function showKeptDrawing(image) {
+    var source = image.parentElement.querySelector('source[media]');
+    if (!source || image.dataset.offlineDrawing) { return; }
+    image.dataset.offlineDrawing = 'kept';
+    var failedNarrow = image.currentSrc && image.currentSrc !== image.src;
+    source.media = failedNarrow ? 'not all' : 'all';
+  }
+  document.querySelectorAll('article picture img').forEach(function (image) {  // failed already
+    if (image.complete && !image.naturalWidth && image.currentSrc) { showKeptDrawing(image); }
+  });
+  document.addEventListener('error', function (event) {  // a drawing that fails as the page opens
+    var image = event.target;
+    if (image.parentElement && image.parentElement.tagName === 'PICTURE') { showKeptDrawing(image); }
+  }, true);
+  var narrowSource = document.querySelector('article picture source[media]');
+  if (narrowSource) {  // a screen turned (its drawing changes without an error event)
+    window.matchMedia(narrowSource.media).addEventListener('change', function () {
+      setTimeout(function () {
+        document.querySelectorAll('article picture img').forEach(function (image) {
+          image.decode().catch(function () { showKeptDrawing(image); });
+        });
+      });
+    });
+  }
+
   MOVES.forEach(function (name) { document.addEventListener(name, start, {capture: true, passive: true}); });
   function wait() { setTimeout(start, WAIT_MS); }
   if (document.readyState === 'complete') { wait(); } else { window.addEventListener('load', wait); }

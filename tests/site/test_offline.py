@@ -81,6 +81,27 @@ def test_a_lesson_read_online_reads_the_same_offline(browser, site_url, built_si
         page.context.close()
 
 
+def test_a_phone_turned_offline_still_shows_every_figure(browser, site_url):
+    """A phone keeps each static figure in its narrow drawing; turned to landscape offline, it
+    asks for the wide one, which it never loaded, and shows the narrow one (kept) instead; and
+    so again when the page is opened again offline on the turned phone."""
+    docname = "book/lessons/04_sinusoidal_positions"  # the lesson with the most drawings
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, service_workers="allow")
+    page = result.page
+    try:
+        start_reading(page)
+        page.wait_for_function(KEPT, timeout=60_000)
+        page.context.set_offline(True)
+        page.set_viewport_size({"width": PHONE[1], "height": PHONE[0]})  # turned
+        drawings = page.locator("article picture img")
+        assert drawings.count() > 1, f"{docname}: no figure drawn twice; the test checks nothing"
+        assert unshown_after_scrolling(page) == [], f"{docname} turned offline, not shown"
+        page.reload(wait_until="load")
+        assert unshown_after_scrolling(page) == [], f"{docname} opened again offline turned, not shown"
+    finally:
+        page.context.close()
+
+
 def test_nothing_is_kept_before_the_reader_moves_until_the_page_has_been_open_a_while(browser, site_url):
     """The first screen loads alone (Lighthouse and the page-weight budget see no more); then,
     with no move at all, the page keeps itself anyway."""
