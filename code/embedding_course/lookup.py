@@ -264,7 +264,7 @@ def parameter_table_rows(
         share = config.vocabulary_parameters / config.total_parameters
         rows.append([
             config.name,
-            f"{config.vocab_size:,} x {config.dim:,}",
+            _table_shape(config),
             _millions(config.table_parameters),
             *(f"{table_memory_mib(config, d):,.0f}" for d in dtypes),
             "tied" if config.tied_output else "separate",
@@ -292,6 +292,11 @@ def shares_storage(first: torch.Tensor, second: torch.Tensor) -> bool:
             and first.stride() == second.stride())
 
 
+def _table_shape(config: ModelConfig) -> str:
+    """A table's shape as the tables write it: "50,257 x 768" (no-break spaces keep it on one line)."""
+    return f"{config.vocab_size:,}\u00a0x\u00a0{config.dim:,}"
+
+
 def _millions(count: int) -> str:
     """A parameter count in millions, as the tables write it: "38.6 M" (a no-break space, so a
     narrow column does not put the M on a line of its own)."""
@@ -315,7 +320,7 @@ def tying_rows(configs: Sequence[ModelConfig] = TYING_EXAMPLES) -> tuple[list[st
     rows = []
     for config in configs:
         saved, share = tying_saving(config)
-        rows.append([config.name, f"{config.vocab_size:,} x {config.dim:,}",
+        rows.append([config.name, _table_shape(config),
                      "tied" if config.tied_output else "separate",
                      _millions(saved), f"{share:.1%}"])
     return header, rows

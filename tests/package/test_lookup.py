@@ -148,11 +148,11 @@ def test_parameter_table_is_computed_from_the_configs():
     header, rows = lookup.parameter_table_rows()
     assert len(rows) == len(lookup.MODEL_CONFIGS)
     assert all(len(row) == len(header) for row in rows)
-    assert rows[0][:6] == ["GPT-2 small", "50,257 x 768", "38.6\u00a0M", "147", "74", "37"]
+    assert rows[0][:6] == ["GPT-2 small", "50,257\u00a0x\u00a0768", "38.6\u00a0M", "147", "74", "37"]
     assert rows[0][-1] == "31%"  # 38.6 M of GPT-2's 124.4 M parameters
     assert rows[0][-2] == "tied" and rows[3][-2] == "separate"
-    assert rows[3][1] == "128,256 x 4,096" and rows[3][3] == "2,004"
-    assert rows[1][:2] == ["BERT-base (uncased)", "30,522 x 768"]
+    assert rows[3][1] == "128,256\u00a0x\u00a04,096" and rows[3][3] == "2,004"
+    assert rows[1][:2] == ["BERT-base (uncased)", "30,522\u00a0x\u00a0768"]
 
 
 def test_embedding_from_table_keeps_the_padding_row_values():

@@ -56,7 +56,6 @@ class Number:
     high: float | None = None
     range_hint: str = ""
     otherwise: str = "you gave {got}; that is not it."
-    unit: str = ""
     nan_hint: str = ""
     """What a NaN answer means for this exercise (default: the general "finite number" message)."""
 

@@ -75,7 +75,7 @@ def vocabulary_memory_exercise() -> Exercise:
     expected = expected_memory_mib()
     return Exercise(
         name="vocabulary-memory",
-        answer=Number(expected=expected, tolerance=1e-3, relative=True, unit="MiB", mistakes=(
+        answer=Number(expected=expected, tolerance=1e-3, relative=True, mistakes=(
             Mistake(expected / 2, f"that is one table; {MEMORY_MODEL}'s output layer is a second V x C "
                                   "matrix (not tied)."),
             Mistake(expected * 2, "that is fp32 (4 bytes per number); bf16 takes 2 bytes."),

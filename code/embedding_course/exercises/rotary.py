@@ -61,7 +61,7 @@ def wavelength_exercise() -> Exercise:
         ),
         hint="θᵢ = base^(−2i/d) radians per position; one turn is 2π radians.",
         success=f"θ₈ = {theta:g}: pair 8 turns once every {expected:.2f} positions.",
-        label="The wavelength of pair 8, in positions (within 0.1\u00a0%)",
+        label="The wavelength of pair 8, in positions (within 0.1%)",
     )
 
 
@@ -100,7 +100,7 @@ def ntk_base_exercise() -> Exercise:
         hint="the new base is base · s^(d/(d − 2)); rope_scaling.ntk_base computes it.",
         success=f"{fmt(round(expected))}: the slowest pair now turns {NTK_FACTOR:g} times more slowly, the "
         "fastest not at all.",
-        label="The NTK-aware base (within 0.01\u00a0%)",
+        label="The NTK-aware base (within 0.01%)",
     )
 
 
