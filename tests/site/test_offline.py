@@ -31,6 +31,18 @@ def start_reading(page) -> None:
     page.keyboard.press("Shift")
 
 
+def open_and_keep(browser, base: str, docname: str):
+    """Open a lesson on a phone and start reading, until it has kept itself: the visit."""
+    result = visit(browser, f"{base}/{docname}.html", base, viewport=PHONE, service_workers="allow")
+    try:
+        start_reading(result.page)
+        result.page.wait_for_function(KEPT, timeout=60_000)
+    except Exception:
+        result.page.context.close()
+        raise
+    return result
+
+
 def unshown_after_scrolling(page) -> list[str]:
     """Scroll to each figure and image as a reader would; the ones the page could not show."""
     problems = []
@@ -64,11 +76,9 @@ def assert_an_exercise_answers(page, docname: str) -> None:
 def test_a_lesson_read_online_reads_the_same_offline(browser, site_url, built_site, docname):
     """Kept after the first move; then offline: every figure draws, every image shows, an
     exercise answers, and the page opens again (and draws and shows all again)."""
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, service_workers="allow")
+    result = open_and_keep(browser, site_url, docname)
     page = result.page
     try:
-        start_reading(page)
-        page.wait_for_function(KEPT, timeout=60_000)
         page.context.set_offline(True)
         problems = unshown_after_scrolling(page)
         assert problems == [], f"{docname} offline, not shown: {problems}"
@@ -86,11 +96,9 @@ def test_a_phone_turned_offline_still_shows_every_figure(browser, site_url):
     asks for the wide one, which it never loaded, and shows the narrow one (kept) instead; and
     so again when the page is opened again offline on the turned phone."""
     docname = "book/lessons/04_sinusoidal_positions"  # the lesson with the most drawings
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE, service_workers="allow")
+    result = open_and_keep(browser, site_url, docname)
     page = result.page
     try:
-        start_reading(page)
-        page.wait_for_function(KEPT, timeout=60_000)
         page.context.set_offline(True)
         page.set_viewport_size({"width": PHONE[1], "height": PHONE[0]})  # turned
         drawings = page.locator("article picture img")
@@ -137,11 +145,9 @@ def test_online_the_reader_gets_the_page_as_the_server_has_it_now(browser, built
     docname = LESSONS[0]
     page_file = site / f"{docname}.html"
     with serve(site) as base:
-        result = visit(browser, f"{base}/{docname}.html", base, viewport=PHONE, service_workers="allow")
+        result = open_and_keep(browser, base, docname)
         page = result.page
         try:
-            start_reading(page)
-            page.wait_for_function(KEPT, timeout=60_000)
             kept_title = page.locator("article h1").inner_text()
             head, article = page_file.read_text(encoding="utf-8").split("<article", 1)
             page_file.write_text(head + "<article" + article.replace("<h1>", "<h1>Changed: ", 1),
