@@ -81,6 +81,7 @@ def test_axis_title_reports_the_variance():
         (lambda: glove_figures.scatter_figure(np.ones((3, 4)), list("abc"), list("xyz")), "2 or 3 columns"),
         (lambda: glove_figures.scatter_figure(np.ones((3, 2)), list("ab"), list("xyz")), "one word and one"),
         (lambda: glove_figures.group_colours([]), "groups is empty"),
+        (lambda: glove_figures.label_sides(np.ones((3, 2)), list("ab")), "one word per point"),
     ],
 )
 def test_bad_inputs_give_clear_errors(call, message):
@@ -97,6 +98,49 @@ def test_scatter_figure_has_one_trace_per_group_with_hover_words():
     assert "PC1" in figure.layout.xaxis.title.text and "%" in figure.layout.xaxis.title.text
     figure_3d = glove_figures.scatter_figure(coords, words, groups, pca=pca)
     assert figure_3d.data[0].type == "scatter3d" and "PC3" in figure_3d.layout.scene.zaxis.title.text
+
+
+def _label_boxes(coords, words, sides, area=glove_figures.PLOT_AREAS[0]):
+    """Each label's box in pixels, as label_sides models it."""
+    ranges = [glove_figures._padded_range(coords[:, axis]) for axis in (0, 1)]
+    origin, spans = np.array([r[0] for r in ranges]), np.array([r[1] - r[0] for r in ranges])
+    boxes = []
+    for (x, y), word, side in zip((coords - origin) / spans * area, words, sides, strict=True):
+        fx, fy, gx, gy = glove_figures.LABEL_SIDES[side]
+        width, height = 0.62 * 10 * len(word) + 3, 12.5
+        left, bottom = x + fx * width + gx * 6, y + fy * height + gy * 6
+        boxes.append((left, bottom, left + width, bottom + height))
+    return boxes
+
+
+def _overlapping_pairs(boxes):
+    return sum(glove_figures._box_overlap(a, b) > 0 for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def test_word_labels_take_sides_that_leave_each_other_free():
+    """Three words in a row, close together: above each point the labels would cover each
+    other; and two long words at the plot's corners would run out of it. The sides chosen leave
+    every label clear of the others and inside the plot."""
+    coords = np.array([[0.0, 0.0], [0.35, 0.0], [0.7, 0.0], [5.0, 3.0], [-5.0, -3.0]])
+    words = ["seven", "eight", "three", "far-off-word", "another-word"]
+    above = _label_boxes(coords, words, ["top center"] * 5)
+    assert _overlapping_pairs(above) > 0  # the test has something to check
+    sides = glove_figures.label_sides(coords, words)
+    assert set(sides) <= set(glove_figures.LABEL_SIDES)
+    boxes = _label_boxes(coords, words, sides)
+    assert _overlapping_pairs(boxes) == 0, sides
+    width, height = glove_figures.PLOT_AREAS[0]
+    assert all(b[0] >= 0 and b[1] >= 0 and b[2] <= width and b[3] <= height for b in boxes), sides
+
+
+def test_the_word_maps_write_each_word_on_its_chosen_side():
+    coords = np.array([[0.0, 0.0], [5.0, 3.0], [0.35, 0.0], [-5.0, -3.0], [0.7, 0.0]])
+    words, groups = ["seven", "far", "eight", "away", "three"], ["x", "y", "x", "y", "x"]
+    sides = glove_figures.label_sides(coords, words)
+    assert len(set(sides)) > 1  # not every label above its point
+    figure = glove_figures.scatter_figure(coords, words, groups)
+    assert [list(trace.textposition) for trace in figure.data] == [
+        [sides[0], sides[2], sides[4]], [sides[1], sides[3]]]
 
 
 def test_fixed_basis_moves_points_only_as_the_data_move():

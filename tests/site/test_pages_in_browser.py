@@ -459,6 +459,14 @@ def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
                 pairs.append((first["text"], second["text"]))
     return pairs
 
+# The words written beside a map's points (scatter text)
+POINT_LABELS = r"""gd => [...gd.querySelectorAll('.scatterlayer .textpoint text')]
+    .filter(el => el.textContent.trim()).map(el => {
+        const box = el.getBoundingClientRect();
+        return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
+                bottom: box.bottom};
+    })"""
+WORDS_PER_COVERED = 8  # a map's words: at most one pair on top of each other per eight words
 
 # Plotly's toolbar shown only on hover: its groups of buttons are transparent
 TOOLBAR_HIDDEN = "groups.every(group => getComputedStyle(group).opacity === '0')"
@@ -466,7 +474,8 @@ TOOLBAR_HIDDEN = "groups.every(group => getComputedStyle(group).opacity === '0')
 
 def figure_label_problems(page) -> list[str]:
     """Each drawn figure's text labels on top of each other, cut off at the side, or a title
-    under the toolbar."""
+    under the toolbar; and a map whose words lie on each other (more than a pair per
+    ``WORDS_PER_COVERED`` words)."""
     figures = page.locator(".course-plot")
     problems = []
     for index in range(figures.count()):
@@ -483,6 +492,11 @@ def figure_label_problems(page) -> list[str]:
         pairs = overlapping(labels)
         if pairs:
             problems.append(f"figure {index}: overlapping labels {pairs[:5]}")
+        words = figure.evaluate(POINT_LABELS)  # a map's words: a dense place may keep a few
+        covered = overlapping(words)
+        if len(covered) > len(words) // WORDS_PER_COVERED:
+            problems.append(f"figure {index}: {len(covered)} pairs of its {len(words)} words on "
+                            f"each other {covered[:5]}")
         frame = figure.evaluate("gd => { const b = gd.getBoundingClientRect(); return [b.left, b.right]; }")
         toolbar = figure.evaluate(f"""gd => {{ const bar = gd.querySelector('.modebar');
             const groups = [...gd.querySelectorAll('.modebar-group')];

@@ -39,6 +39,85 @@ def _padded_range(values: np.ndarray, pad: float = 0.08) -> list[float]:
     return [low - margin, high + margin]
 
 
+# Where Plotly can write a point's text: the label box's lower-left corner from the point, in
+# label widths and heights, and the direction in which it keeps clear of the marker.
+LABEL_SIDES = {
+    "top center": (-0.5, 0.0, 0, 1), "bottom center": (-0.5, -1.0, 0, -1),
+    "middle right": (0.0, -0.5, 1, 0), "middle left": (-1.0, -0.5, -1, 0),
+    "top right": (0.0, 0.0, 1, 1), "top left": (-1.0, 0.0, -1, 1),
+    "bottom right": (0.0, -1.0, 1, -1), "bottom left": (-1.0, -1.0, -1, -1),
+}
+# The plot areas (pixels) the word maps get on a phone (390 px) and on a desktop, about: the map
+# of lesson 6 (600 px high), the training explorer's (its slider takes some of the height), and
+# the neighbour explorer's.
+PLOT_AREAS = ((266, 427), (581, 422))
+SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
+EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))  # the neighbour explorer's map, beside its bars
+OUTSIDE_COST = 10  # a pixel of a label outside the plot, against one on another label
+
+
+def _box_overlap(first, second) -> float:
+    """The area two boxes (left, bottom, right, top) share."""
+    width = min(first[2], second[2]) - max(first[0], second[0])
+    height = min(first[3], second[3]) - max(first[1], second[1])
+    return max(width, 0.0) * max(height, 0.0)
+
+
+def label_sides(coords, words: Sequence[str], *, ranges: Sequence[Sequence[float]] | None = None,
+                plot_areas: Sequence[tuple[float, float]] = PLOT_AREAS, font_px: float = 10,
+                marker_px: float = 4) -> list[str]:
+    """A side of its point for each word's label, so that labels cover few other labels and points.
+
+    Greedy: the most crowded points choose first, each the side (of ``LABEL_SIDES``) whose box
+    covers the least of the labels placed so far and of the other markers, summed over the plot
+    areas the figure is drawn at (a label's size is fixed in pixels, so a narrow plot crowds it).
+
+    Args:
+        coords: (N, 2) positions of the points.
+        words: the label of each point.
+        ranges: the x and y ranges of the axes (default: the points' own, padded as Plotly does).
+        plot_areas: the (width, height) in pixels of the plot areas the figure is drawn at.
+    Returns:
+        One Plotly ``textposition`` per point.
+    """
+    coords = checks.vectors(coords, "coords").astype(np.float64)  # (N, 2)
+    if coords.shape[1] != 2 or len(words) != coords.shape[0]:
+        raise ValueError(f"coords must be (N, 2) with one word per point; got {coords.shape} "
+                         f"and {len(words)} words")
+    ranges = ranges if ranges is not None else [_padded_range(coords[:, axis]) for axis in (0, 1)]
+    spans = np.array([high - low for low, high in ranges])
+    origin = np.array([ranges[0][0], ranges[1][0]])
+    layouts = [(coords - origin) / spans * [width, height] for width, height in plot_areas]  # (N, 2) px
+    sizes = [(0.62 * font_px * len(word) + 3, 1.25 * font_px) for word in words]
+    crowd = sum((np.linalg.norm(p[:, None] - p[None], axis=-1) < 4 * font_px).sum(axis=1) for p in layouts)
+    placed: list[list[tuple]] = [[] for _ in layouts]  # per plot area: the boxes placed so far
+    sides = [""] * len(words)
+    for index in np.argsort(-crowd, kind="stable"):
+        width, height = sizes[index]
+        best = None
+        for side, (fx, fy, gx, gy) in LABEL_SIDES.items():
+            boxes, cost = [], 0.0
+            for pixels, taken, area in zip(layouts, placed, plot_areas, strict=True):
+                x, y = pixels[index]
+                left = x + fx * width + gx * (marker_px + 2)
+                bottom = y + fy * height + gy * (marker_px + 2)
+                box = (left, bottom, left + width, bottom + height)
+                boxes.append(box)
+                cost += sum(_box_overlap(box, other) for other in taken)
+                cost += sum(_box_overlap(box, (px - marker_px, py - marker_px, px + marker_px,
+                                               py + marker_px))
+                            for j, (px, py) in enumerate(pixels) if j != index)
+                # Plotly cuts text off at the plot's edges: a label out of the plot costs most
+                cost += OUTSIDE_COST * (width * height - _box_overlap(box, (0, 0, *area)))
+            cost = round(cost, 1)  # in square pixels: a rounding speck is no overlap
+            if best is None or cost < best[0]:
+                best = (cost, side, boxes)
+        sides[index] = best[1]
+        for taken, box in zip(placed, best[2], strict=True):
+            taken.append(box)
+    return sides
+
+
 def _rounded(values, digits: int = 3) -> list[float]:
     """Plain, rounded floats: button arguments are stored as JSON text, so shorter is lighter."""
     return [round(float(v), digits) for v in values]
@@ -46,11 +125,16 @@ def _rounded(values, digits: int = 3) -> list[float]:
 
 def _group_traces(coords: np.ndarray, words: Sequence[str], groups: Sequence[str], *,
                   colours: Mapping[str, str], show_text: bool, marker_size: int = 8,
-                  showlegend: bool = True) -> list:
-    """One scatter trace per group (2-D or 3-D by the number of columns of ``coords``)."""
+                  showlegend: bool = True, ranges: Sequence[Sequence[float]] | None = None,
+                  plot_areas: Sequence[tuple[float, float]] = PLOT_AREAS) -> list:
+    """One scatter trace per group (2-D or 3-D by the number of columns of ``coords``); in 2-D
+    each word on the side of its point that :func:`label_sides` picks (for those axis ranges
+    and plot areas)."""
     traces = []
     words_array, groups_array = np.asarray(words, dtype=object), np.asarray(groups, dtype=object)
     coords = coords.astype(np.float32)
+    sides = np.asarray(label_sides(coords, words, ranges=ranges, plot_areas=plot_areas)
+                       if coords.shape[1] == 2 and show_text else ["top center"] * len(words), dtype=object)
     for name, colour in colours.items():
         mask = groups_array == name
         common = dict(
@@ -66,7 +150,7 @@ def _group_traces(coords: np.ndarray, words: Sequence[str], groups: Sequence[str
             traces.append(go.Scatter3d(x=coords[mask, 0], y=coords[mask, 1], z=coords[mask, 2],
                                        textfont=dict(size=10, color=colour), **common))
         else:
-            traces.append(go.Scatter(x=coords[mask, 0], y=coords[mask, 1], textposition="top center",
+            traces.append(go.Scatter(x=coords[mask, 0], y=coords[mask, 1], textposition=list(sides[mask]),
                                      textfont=dict(size=10, color=colour), **common))
     return traces
 
@@ -122,19 +206,21 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
     coords, pca = projection.snapshot_coordinates(snapshots, basis)
     _check_labels(coords[0], words, groups)
     colours = group_colours(groups)
-    states = [_group_traces(c, words, groups, colours=colours, show_text=True) for c in coords]
+    stacked = np.concatenate(coords)  # fixed axis ranges: the same frame for every step
+    ranges = [_padded_range(stacked[:, 0]), _padded_range(stacked[:, 1])]
+    states = [_group_traces(c, words, groups, colours=colours, show_text=True, ranges=ranges,
+                            plot_areas=SLIDER_PLOT_AREAS) for c in coords]
     titles = [
         f"{title}: step {step}" + (f", loss {losses[i]:.3f}" if losses is not None and losses[i] is not None
                                    else "")
         for i, step in enumerate(steps)
     ]
-    stacked = np.concatenate(coords)  # fixed axis ranges: the same frame for every step
     figure = plotting.slider_figure(states, [str(s) for s in steps], slider_title="training step",
                                     titles=titles, active=len(states) - 1, height=height)
     plotting.legend_above(figure)
-    figure.update_xaxes(range=_padded_range(stacked[:, 0]), autorange=False, zeroline=False,
+    figure.update_xaxes(range=ranges[0], autorange=False, zeroline=False,
                         title_text=f"PC1 of the final step ({100 * pca.explained_variance_ratio[0]:.0f}%)")
-    figure.update_yaxes(range=_padded_range(stacked[:, 1]), autorange=False, zeroline=False,
+    figure.update_yaxes(range=ranges[1], autorange=False, zeroline=False,
                         title_text=f"PC2 of the final step ({100 * pca.explained_variance_ratio[1]:.0f}%)")
     return figure
 
@@ -191,10 +277,17 @@ def neighbour_explorer_figure(
         bar_scores = np.asarray([s for _, s in found][::-1], dtype=np.float32)
         return points, labels, bar_words, bar_scores
 
+    stacked = np.concatenate([coords] + [np.asarray(neighbour_coords[w]) for w in words])
+    ranges = [_padded_range(stacked[:, 0]), _padded_range(stacked[:, 1])]
+
+    def sides(points, labels):
+        return label_sides(points, labels, ranges=ranges, plot_areas=EXPLORER_PLOT_AREAS, font_px=12,
+                           marker_px=5)
+
     points, labels, bar_words, bar_scores = state(start)
     highlight = len(figure.data)
     figure.add_trace(go.Scatter(
-        x=points[:, 0], y=points[:, 1], text=labels, mode="markers+text", textposition="top center",
+        x=points[:, 0], y=points[:, 1], text=labels, mode="markers+text", textposition=sides(points, labels),
         marker=dict(size=[16] + [9] * (len(labels) - 1), color="#718096", symbol="star",
                     line=dict(width=1, color="white")),  # grey: stands out on light and dark pages
         textfont=dict(size=12), name="word and neighbours", showlegend=False,  # text: the theme's colour
@@ -215,7 +308,8 @@ def neighbour_explorer_figure(
             args=[
                 {"x": [_rounded(points[:, 0]), _rounded(bar_scores)],
                  "y": [_rounded(points[:, 1]), bar_words],
-                 "text": [labels, [f"{s:.2f}" for s in bar_scores]]},
+                 "text": [labels, [f"{s:.2f}" for s in bar_scores]],
+                 "textposition": [sides(points, labels), "inside"]},
                 {"title.text": f"Explorer: {word!r} ({group_of[word]})"},
                 [highlight, bars],
             ],
@@ -228,10 +322,9 @@ def neighbour_explorer_figure(
         legend=dict(orientation="h", y=-0.12, font=dict(size=11)),
         margin=dict(t=110, b=40),
     )
-    stacked = np.concatenate([coords] + [np.asarray(neighbour_coords[w]) for w in words])
-    figure.update_xaxes(range=_padded_range(stacked[:, 0]), zeroline=False, row=1, col=1,
+    figure.update_xaxes(range=ranges[0], zeroline=False, row=1, col=1,
                         title_text=pca.axis_title(0) if pca is not None else "PC1")
-    figure.update_yaxes(range=_padded_range(stacked[:, 1]), zeroline=False, row=1, col=1,
+    figure.update_yaxes(range=ranges[1], zeroline=False, row=1, col=1,
                         title_text=pca.axis_title(1) if pca is not None else "PC2")
     figure.update_xaxes(range=[0, 1], row=1, col=2,
                         title_text=f"cosine in all {dim} dimensions" if dim else "cosine similarity")
