@@ -108,6 +108,9 @@
   var narrowSource = document.querySelector('article picture source[media]');
   if (narrowSource) {  // a screen turned (its drawing changes without an error event)
     window.matchMedia(narrowSource.media).addEventListener('change', function () {
+      // Only on a kept page (all its images loaded): before that, no drawing was kept to fall
+      // back on, and there is no need to decode every image at each turn.
+      if (document.documentElement.dataset.offline !== 'kept') { return; }
       setTimeout(function () {
         document.querySelectorAll('article picture img').forEach(function (image) {
           image.decode().catch(function () { showKeptDrawing(image); });
