@@ -466,7 +466,7 @@ POINT_LABELS = r"""gd => [...gd.querySelectorAll('.scatterlayer .textpoint text'
         return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
                 bottom: box.bottom};
     })"""
-WORDS_PER_COVERED = 8  # a map's words: at most one pair on top of each other per eight words
+WORDS_PER_COVERED = 6  # a map's words: at most one pair on top of each other per six words
 
 # Plotly's toolbar shown only on hover: its groups of buttons are transparent
 TOOLBAR_HIDDEN = "groups.every(group => getComputedStyle(group).opacity === '0')"

@@ -170,8 +170,10 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
         raise ValueError(f"coords must have 2 or 3 columns, got {coords.shape[1]}")
     _check_labels(coords, words, groups)
     colours = group_colours(groups)
+    # in 2-D, the axes that label_sides places the words for
+    ranges = [_padded_range(coords[:, axis]) for axis in (0, 1)] if coords.shape[1] == 2 else None
     figure = go.Figure(_group_traces(coords, words, groups, colours=colours, show_text=show_text,
-                                     marker_size=8 if coords.shape[1] == 2 else 5))
+                                     marker_size=8 if coords.shape[1] == 2 else 5, ranges=ranges))
     titles = [pca.axis_title(i) if pca is not None else f"PC{i + 1}" for i in range(coords.shape[1])]
     plotting.style(figure, title=title, height=height)
     plotting.legend_above(figure)
@@ -180,8 +182,8 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
                                         camera=dict(eye=dict(x=1.7, y=1.7, z=0.9))),
                              margin=dict(l=0, r=0, b=0))
     else:
-        figure.update_xaxes(title_text=titles[0], zeroline=False)
-        figure.update_yaxes(title_text=titles[1], zeroline=False)
+        figure.update_xaxes(title_text=titles[0], zeroline=False, range=ranges[0], autorange=False)
+        figure.update_yaxes(title_text=titles[1], zeroline=False, range=ranges[1], autorange=False)
     return figure
 
 
