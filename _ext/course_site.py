@@ -18,7 +18,7 @@
 * The footer says which device and which PyTorch version built the pages, which licence covers
   what, and which version and commit of the course it is (``release_info.py``).
 * Page execution is watched: the notebook client's own warnings fail the strict build. (The
-  pages are executed by ``tools/build_book.py``, which also patches the client's kernel polling.)
+  pages are executed by ``tools/build_book.py``.)
 """
 
 from __future__ import annotations

@@ -41,10 +41,9 @@ import yaml
 from page_dependencies import page_hashes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# What the pages run: the package, the site's two modules that run beside the pages' code
-# (glue in their cells, the kernel polling fix in their workers), the pins, the configuration.
-WATCHED = ["code", "_ext/course_glue.py", "tools/kernel_polling.py", "requirements.txt",
-           "requirements-nodeps.txt", "_config.yml"]
+# What the pages run: the package, the site's module that runs in their cells (glue), the pins,
+# the configuration.
+WATCHED = ["code", "_ext/course_glue.py", "requirements.txt", "requirements-nodeps.txt", "_config.yml"]
 # What the browser gets and the build renders and draws with (the rest of the site's
 # extension, its scripts and styles, the drawing tools), but no page runs: a change rewrites
 # every page (``--all``) and re-executes none.
@@ -188,11 +187,9 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
     import logging
 
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    import kernel_polling  # beside this file
     from jupyter_cache.executors.utils import single_nb_execution
     from jupyter_client.manager import KernelManager
 
-    kernel_polling.install()
     client_warnings: list[str] = []
 
     class Collect(logging.Handler):

@@ -50,9 +50,6 @@ def run(page: Path) -> dict:
 
 
 def main() -> int:
-    import kernel_polling  # beside this file
-
-    kernel_polling.install()  # the build's fix for jupyter_client's kernel polling
     import torch
 
     pages = {}

@@ -5,9 +5,7 @@ Usage: python tools/run_notebook.py IN.ipynb OUT.ipynb [--timeout SECONDS] [--so
 
 Runs in its own process so that a test can bound it with a time limit and read the result.
 Exits 1 with the failing cell's traceback if a cell raises, 2 if a cell runs past the limit.
-It uses nbclient, as the site build does, with the same fix: ``kernel_polling`` makes the
-client wait for kernel messages in short slices (a single long wait sometimes missed a reply
-and sat idle until the cell's timeout).
+It uses nbclient, as the site build does.
 
 With ``--solutions``, each exercise's solution (a collapsed ``<details>`` block in a twin, which
 Run All skips) is also run where it sits, as a learner who opens it would run it: after the
@@ -30,7 +28,6 @@ import sys
 from pathlib import Path
 from time import monotonic
 
-import kernel_polling  # beside this file
 import nbformat
 import twin_cells  # beside this file
 from nbclient import NotebookClient
@@ -122,7 +119,6 @@ def main() -> int:
     parser.add_argument("--glue", nargs=2, type=Path, metavar=("PAGE", "GLUED"),
                         help="also run the page's glue code after its cells; write the values to GLUED")
     args = parser.parse_args()
-    kernel_polling.install()
     notebook = nbformat.read(args.notebook, as_version=4)
     glue = twin_cells.glue_after_cells(args.glue[0].read_text(), notebook) if args.glue else None
     started = {}
