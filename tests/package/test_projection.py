@@ -8,6 +8,7 @@ from hypothesis.extra.numpy import arrays
 
 from embedding_course import projection
 from embedding_course.figures import glove as glove_figures
+from embedding_course.figures import word_labels
 
 point_clouds = arrays(np.float64, st.tuples(st.integers(3, 12), st.integers(2, 6)),
                       elements=st.floats(-5, 5, allow_nan=False, width=64))
@@ -81,7 +82,6 @@ def test_axis_title_reports_the_variance():
         (lambda: glove_figures.scatter_figure(np.ones((3, 4)), list("abc"), list("xyz")), "2 or 3 columns"),
         (lambda: glove_figures.scatter_figure(np.ones((3, 2)), list("ab"), list("xyz")), "one word and one"),
         (lambda: glove_figures.group_colours([]), "groups is empty"),
-        (lambda: glove_figures.label_sides(np.ones((3, 2)), list("ab")), "one word per point"),
     ],
 )
 def test_bad_inputs_give_clear_errors(call, message):
@@ -93,54 +93,51 @@ def test_scatter_figure_has_one_trace_per_group_with_hover_words():
     coords, pca = projection.project(_cloud(count=6), 3)
     words, groups = list("abcdef"), ["x", "x", "y", "y", "z", "z"]
     figure = glove_figures.scatter_figure(coords[:, :2], words, groups, pca=pca)
-    assert [trace.name for trace in figure.data] == ["x", "y", "z"]
-    assert list(figure.data[1].text) == ["c", "d"]
+    points = [trace for trace in figure.data if "markers" in trace.mode]
+    assert [trace.name for trace in points] == ["x", "y", "z"]
+    assert list(points[1].hovertext) == ["c", "d"]
     assert "PC1" in figure.layout.xaxis.title.text and "%" in figure.layout.xaxis.title.text
     figure_3d = glove_figures.scatter_figure(coords, words, groups, pca=pca)
     assert figure_3d.data[0].type == "scatter3d" and "PC3" in figure_3d.layout.scene.zaxis.title.text
 
 
-def _label_boxes(coords, words, sides, area=glove_figures.PLOT_AREAS[0]):
-    """Each label's box in pixels, as label_sides models it."""
-    ranges = [glove_figures._padded_range(coords[:, axis]) for axis in (0, 1)]
-    origin, spans = np.array([r[0] for r in ranges]), np.array([r[1] - r[0] for r in ranges])
-    boxes = []
-    for (x, y), word, side in zip((coords - origin) / spans * area, words, sides, strict=True):
-        fx, fy, gx, gy = glove_figures.LABEL_SIDES[side]
-        width, height = 0.62 * 10 * len(word) + 3, 12.5
-        left, bottom = x + fx * width + gx * 6, y + fy * height + gy * 6
-        boxes.append((left, bottom, left + width, bottom + height))
-    return boxes
+def _written_words(traces):
+    """Each word a map writes: (word, its point, where it is written, on which side)."""
+    written, leaders = [], {}
+    for trace in traces:
+        if trace.mode == "markers+text":  # beside its point
+            written += [(word, (x, y), (x, y), side) for word, x, y, side
+                        in zip(trace.text, trace.x, trace.y, trace.textposition, strict=True) if word.strip()]
+        elif trace.mode == "lines":  # point, end of the leader, gap
+            leaders.update({trace.x[i + 1:i + 2] + trace.y[i + 1:i + 2]: (trace.x[i], trace.y[i])
+                            for i in range(0, len(trace.x), 3)})
+    for trace in traces:
+        if trace.mode == "text":  # at the end of a leader, drawn from its point
+            written += [(word, leaders[(x, y)], (x, y), side) for word, x, y, side
+                        in zip(trace.text, trace.x, trace.y, trace.textposition, strict=True)]
+    return written
 
 
-def _overlapping_pairs(boxes):
-    return sum(glove_figures._box_overlap(a, b) > 0 for i, a in enumerate(boxes) for b in boxes[i + 1:])
-
-
-def test_word_labels_take_sides_that_leave_each_other_free():
-    """Three words in a row, close together: above each point the labels would cover each
-    other; and two long words at the plot's corners would run out of it. The sides chosen leave
-    every label clear of the others and inside the plot."""
-    coords = np.array([[0.0, 0.0], [0.35, 0.0], [0.7, 0.0], [5.0, 3.0], [-5.0, -3.0]])
-    words = ["seven", "eight", "three", "far-off-word", "another-word"]
-    above = _label_boxes(coords, words, ["top center"] * 5)
-    assert _overlapping_pairs(above) > 0  # the test has something to check
-    sides = glove_figures.label_sides(coords, words)
-    assert set(sides) <= set(glove_figures.LABEL_SIDES)
-    boxes = _label_boxes(coords, words, sides)
-    assert _overlapping_pairs(boxes) == 0, sides
-    width, height = glove_figures.PLOT_AREAS[0]
-    assert all(b[0] >= 0 and b[1] >= 0 and b[2] <= width and b[3] <= height for b in boxes), sides
-
-
-def test_the_word_maps_write_each_word_on_its_chosen_side():
-    coords = np.array([[0.0, 0.0], [5.0, 3.0], [0.35, 0.0], [-5.0, -3.0], [0.7, 0.0]])
-    words, groups = ["seven", "far", "eight", "away", "three"], ["x", "y", "x", "y", "x"]
-    sides = glove_figures.label_sides(coords, words)
-    assert len(set(sides)) > 1  # not every label above its point
+def test_the_word_maps_write_each_word_where_place_labels_puts_it():
+    """Seven words on almost one point and two far away: each is written once, the far ones
+    beside their points, the crowded ones at the end of a leader from their own point when no
+    side is free, each on the side place_labels chose."""
+    rng = np.random.default_rng(0)
+    cluster = rng.normal(scale=0.02, size=(7, 2))
+    coords = np.vstack([cluster, [[5.0, 3.0], [-5.0, -3.0]]])
+    words = ["one", "two", "three", "four", "five", "six", "seven", "far", "away"]
+    groups = ["n"] * 7 + ["m", "m"]
+    labels = word_labels.place_labels(coords.astype(np.float32), words)
     figure = glove_figures.scatter_figure(coords, words, groups)
-    assert [list(trace.textposition) for trace in figure.data] == [
-        [sides[0], sides[2], sides[4]], [sides[1], sides[3]]]
+    written = {word: (point, end, side) for word, point, end, side in _written_words(figure.data)}
+    assert sorted(written) == sorted(words)
+    for word, point, label in zip(words, coords.astype(np.float32), labels, strict=True):
+        start, end, side = written[word]
+        assert side == label.side
+        np.testing.assert_allclose(start, point, atol=1e-3)
+        np.testing.assert_allclose(end, label.anchor if label.anchor else point, atol=1e-3)
+    assert written["far"][0] == written["far"][1] and written["away"][0] == written["away"][1]
+    assert sum(label.anchor is not None for label in labels) >= 3
 
 
 def test_fixed_basis_moves_points_only_as_the_data_move():
@@ -162,7 +159,7 @@ def test_training_slider_has_one_step_per_snapshot_and_fixed_axes():
     assert [step.label for step in steps] == ["0", "10"]
     assert "loss 1.250" in steps[1].args[1]["title.text"] and "loss" not in steps[0].args[1]["title.text"]
     assert figure.layout.xaxis.range is not None and figure.layout.xaxis.autorange is False
-    assert len(figure.data) == 4  # 2 groups x 2 steps
+    assert len(figure.data) == 12  # 2 groups x 2 steps, each with its leaders' lines and words
     with pytest.raises(ValueError, match="1 steps for 2 snapshots"):
         glove_figures.training_slider_figure(snapshots, [0], list("abcd"), list("gghh"))
     with pytest.raises(ValueError, match="1 losses for 2 snapshots"):

@@ -9,6 +9,14 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from embedding_course import checks, plotting, projection
+from embedding_course.figures.word_labels import (
+    EXPLORER_PLOT_AREAS,
+    PLOT_AREAS,
+    SLIDER_PLOT_AREAS,
+    Label,
+    padded_range,
+    place_labels,
+)
 from embedding_course.glove import WordVectors
 from embedding_course.projection import PCA
 
@@ -33,126 +41,84 @@ def _check_labels(coords: np.ndarray, words: Sequence[str], groups: Sequence[str
                          "give one word and one group per point")
 
 
-def _padded_range(values: np.ndarray, pad: float = 0.08) -> list[float]:
-    low, high = float(np.min(values)), float(np.max(values))
-    margin = (high - low) * pad or 1.0
-    return [low - margin, high + margin]
-
-
-# Where Plotly can write a point's text: the label box's lower-left corner from the point, in
-# label widths and heights, and the direction in which it keeps clear of the marker.
-LABEL_SIDES = {
-    "top center": (-0.5, 0.0, 0, 1), "bottom center": (-0.5, -1.0, 0, -1),
-    "middle right": (0.0, -0.5, 1, 0), "middle left": (-1.0, -0.5, -1, 0),
-    "top right": (0.0, 0.0, 1, 1), "top left": (-1.0, 0.0, -1, 1),
-    "bottom right": (0.0, -1.0, 1, -1), "bottom left": (-1.0, -1.0, -1, -1),
-}
-# The plot areas (pixels) the word maps get on a phone (390 px) and on a desktop, about: the map
-# of lesson 6 (600 px high), the training explorer's (its slider takes some of the height), and
-# the neighbour explorer's.
-PLOT_AREAS = ((266, 427), (581, 422))
-SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
-EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))  # the neighbour explorer's map, beside its bars
-OUTSIDE_COST = 10  # a pixel of a label outside the plot, against one on another label
-
-
-def _box_overlap(first, second) -> float:
-    """The area two boxes (left, bottom, right, top) share."""
-    width = min(first[2], second[2]) - max(first[0], second[0])
-    height = min(first[3], second[3]) - max(first[1], second[1])
-    return max(width, 0.0) * max(height, 0.0)
-
-
-def label_sides(coords, words: Sequence[str], *, ranges: Sequence[Sequence[float]] | None = None,
-                plot_areas: Sequence[tuple[float, float]] = PLOT_AREAS, font_px: float = 10,
-                marker_px: float = 4) -> list[str]:
-    """A side of its point for each word's label, so that labels cover few other labels and points.
-
-    Greedy: the most crowded points choose first, each the side (of ``LABEL_SIDES``) whose box
-    covers the least of the labels placed so far and of the other markers, summed over the plot
-    areas the figure is drawn at (a label's size is fixed in pixels, so a narrow plot crowds it).
-
-    Args:
-        coords: (N, 2) positions of the points.
-        words: the label of each point.
-        ranges: the x and y ranges of the axes (default: the points' own, padded as Plotly does).
-        plot_areas: the (width, height) in pixels of the plot areas the figure is drawn at.
-    Returns:
-        One Plotly ``textposition`` per point.
-    """
-    coords = checks.vectors(coords, "coords").astype(np.float64)  # (N, 2)
-    if coords.shape[1] != 2 or len(words) != coords.shape[0]:
-        raise ValueError(f"coords must be (N, 2) with one word per point; got {coords.shape} "
-                         f"and {len(words)} words")
-    ranges = ranges if ranges is not None else [_padded_range(coords[:, axis]) for axis in (0, 1)]
-    spans = np.array([high - low for low, high in ranges])
-    origin = np.array([ranges[0][0], ranges[1][0]])
-    layouts = [(coords - origin) / spans * [width, height] for width, height in plot_areas]  # (N, 2) px
-    sizes = [(0.62 * font_px * len(word) + 3, 1.25 * font_px) for word in words]
-    crowd = sum((np.linalg.norm(p[:, None] - p[None], axis=-1) < 4 * font_px).sum(axis=1) for p in layouts)
-    placed: list[list[tuple]] = [[] for _ in layouts]  # per plot area: the boxes placed so far
-    sides = [""] * len(words)
-    for index in np.argsort(-crowd, kind="stable"):
-        width, height = sizes[index]
-        best = None
-        for side, (fx, fy, gx, gy) in LABEL_SIDES.items():
-            boxes, cost = [], 0.0
-            for pixels, taken, area in zip(layouts, placed, plot_areas, strict=True):
-                x, y = pixels[index]
-                left = x + fx * width + gx * (marker_px + 2)
-                bottom = y + fy * height + gy * (marker_px + 2)
-                box = (left, bottom, left + width, bottom + height)
-                boxes.append(box)
-                cost += sum(_box_overlap(box, other) for other in taken)
-                cost += sum(_box_overlap(box, (px - marker_px, py - marker_px, px + marker_px,
-                                               py + marker_px))
-                            for j, (px, py) in enumerate(pixels) if j != index)
-                # Plotly cuts text off at the plot's edges: a label out of the plot costs most
-                cost += OUTSIDE_COST * (width * height - _box_overlap(box, (0, 0, *area)))
-            cost = round(cost, 1)  # in square pixels: a rounding speck is no overlap
-            if best is None or cost < best[0]:
-                best = (cost, side, boxes)
-        sides[index] = best[1]
-        for taken, box in zip(placed, best[2], strict=True):
-            taken.append(box)
-    return sides
+# The text of a point whose word is written at the end of its leader: a no-break space, not "".
+# plotly.js 4.1 removes the text element of a point whose text is empty, and a later update that
+# gives that point a word (the neighbour explorer's dropdown) then draws none.
+ELSEWHERE = "\u00a0"
 
 
 def _rounded(values, digits: int = 3) -> list[float]:
-    """Plain, rounded floats: button arguments are stored as JSON text, so shorter is lighter."""
-    return [round(float(v), digits) for v in values]
+    """Plain, rounded floats (None stays, a break in a line): button arguments are stored as JSON
+    text, so shorter is lighter."""
+    return [None if v is None else round(float(v), digits) for v in values]
+
+
+def _leader_traces(points: np.ndarray, labels: Sequence[Label], words: Sequence[str], *, line_colour: str,
+                   textfont: dict, **common) -> list[go.Scatter]:
+    """The words that go out on leaders: the lines (from each point to its leader's end, gaps
+    between) and the words at their ends, as two traces. (One "lines+text" trace would do, but
+    plotly.js 4.1 drops the first of its words when the figure is laid out again.)"""
+    x, y, ends = [], [], []
+    for (px, py), label, word in zip(points, labels, words, strict=True):
+        if label.anchor is not None:
+            x += [float(px), label.anchor[0], None]
+            y += [float(py), label.anchor[1], None]
+            ends.append((*label.anchor, word, label.side))
+    end_x, end_y, text, sides = (list(column) for column in zip(*ends, strict=True)) if ends else ([],) * 4
+    common = dict(hoverinfo="skip", showlegend=False, **common)
+    return [go.Scatter(x=_rounded(x), y=_rounded(y), mode="lines", line=dict(color=line_colour, width=1),
+                       **common),
+            go.Scatter(x=_rounded(end_x), y=_rounded(end_y), text=text, textposition=sides, mode="text",
+                       textfont=textfont, **common)]
 
 
 def _group_traces(coords: np.ndarray, words: Sequence[str], groups: Sequence[str], *,
                   colours: Mapping[str, str], show_text: bool, marker_size: int = 8,
                   showlegend: bool = True, ranges: Sequence[Sequence[float]] | None = None,
                   plot_areas: Sequence[tuple[float, float]] = PLOT_AREAS) -> list:
-    """One scatter trace per group (2-D or 3-D by the number of columns of ``coords``); in 2-D
-    each word on the side of its point that :func:`label_sides` picks (for those axis ranges
-    and plot areas)."""
-    traces = []
+    """One scatter trace per group (2-D or 3-D by the number of columns of ``coords``).
+
+    In 2-D with text, each word goes where :func:`place_labels` puts it (for those axis ranges
+    and plot areas): beside its point, or at the end of a leader line. Then each group also has
+    a trace of leader lines (first: they pass under the markers) and one of the words at their
+    ends (last), empty when no word of the group needs one, so that every set of points gives
+    the same traces.
+    """
     words_array, groups_array = np.asarray(words, dtype=object), np.asarray(groups, dtype=object)
     coords = coords.astype(np.float32)
-    sides = np.asarray(label_sides(coords, words, ranges=ranges, plot_areas=plot_areas)
-                       if coords.shape[1] == 2 and show_text else ["top center"] * len(words), dtype=object)
+    placed = coords.shape[1] == 2 and show_text
+    labels = (place_labels(coords, words, ranges=ranges, plot_areas=plot_areas) if placed
+              else [Label("top center", None)] * len(words))
+    leaders, traces, leader_words = [], [], []
     for name, colour in colours.items():
         mask = groups_array == name
+        group_labels = [label for label, inside in zip(labels, mask, strict=True) if inside]
         common = dict(
             name=name,
-            text=list(words_array[mask]),
+            hovertext=list(words_array[mask]),
             mode="markers+text" if show_text else "markers",
             marker=dict(color=colour, size=marker_size, line=dict(width=0.5, color="white")),
-            hovertemplate="<b>%{text}</b><extra>" + name + "</extra>",
+            hovertemplate="<b>%{hovertext}</b><extra>" + name + "</extra>",
             legendgroup=name,
             showlegend=showlegend,
         )
         if coords.shape[1] == 3:
             traces.append(go.Scatter3d(x=coords[mask, 0], y=coords[mask, 1], z=coords[mask, 2],
-                                       textfont=dict(size=10, color=colour), **common))
-        else:
-            traces.append(go.Scatter(x=coords[mask, 0], y=coords[mask, 1], textposition=list(sides[mask]),
-                                     textfont=dict(size=10, color=colour), **common))
-    return traces
+                                       text=list(words_array[mask]), textfont=dict(size=10, color=colour),
+                                       **common))
+            continue
+        beside = [word if label.anchor is None else ELSEWHERE
+                  for word, label in zip(words_array[mask], group_labels, strict=True)]
+        traces.append(go.Scatter(x=coords[mask, 0], y=coords[mask, 1], text=beside,
+                                 textposition=[label.side for label in group_labels],
+                                 textfont=dict(size=10, color=colour), **common))
+        if placed:
+            lines, ends = _leader_traces(coords[mask], group_labels, list(words_array[mask]),
+                                         line_colour=colour, textfont=dict(size=10, color=colour),
+                                         name=f"{name}: leaders", legendgroup=name)
+            leaders.append(lines)
+            leader_words.append(ends)
+    return leaders + traces + leader_words
 
 
 def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: PCA | None = None,
@@ -170,8 +136,8 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
         raise ValueError(f"coords must have 2 or 3 columns, got {coords.shape[1]}")
     _check_labels(coords, words, groups)
     colours = group_colours(groups)
-    # in 2-D, the axes that label_sides places the words for
-    ranges = [_padded_range(coords[:, axis]) for axis in (0, 1)] if coords.shape[1] == 2 else None
+    # in 2-D, the axes that place_labels places the words for
+    ranges = [padded_range(coords[:, axis]) for axis in (0, 1)] if coords.shape[1] == 2 else None
     figure = go.Figure(_group_traces(coords, words, groups, colours=colours, show_text=show_text,
                                      marker_size=8 if coords.shape[1] == 2 else 5, ranges=ranges))
     titles = [pca.axis_title(i) if pca is not None else f"PC{i + 1}" for i in range(coords.shape[1])]
@@ -209,7 +175,7 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
     _check_labels(coords[0], words, groups)
     colours = group_colours(groups)
     stacked = np.concatenate(coords)  # fixed axis ranges: the same frame for every step
-    ranges = [_padded_range(stacked[:, 0]), _padded_range(stacked[:, 1])]
+    ranges = [padded_range(stacked[:, 0]), padded_range(stacked[:, 1])]
     states = [_group_traces(c, words, groups, colours=colours, show_text=True, ranges=ranges,
                             plot_areas=SLIDER_PLOT_AREAS) for c in coords]
     titles = [
@@ -280,40 +246,56 @@ def neighbour_explorer_figure(
         return points, labels, bar_words, bar_scores
 
     stacked = np.concatenate([coords] + [np.asarray(neighbour_coords[w]) for w in words])
-    ranges = [_padded_range(stacked[:, 0]), _padded_range(stacked[:, 1])]
+    ranges = [padded_range(stacked[:, 0]), padded_range(stacked[:, 1])]
 
-    def sides(points, labels):
-        return label_sides(points, labels, ranges=ranges, plot_areas=EXPLORER_PLOT_AREAS, font_px=12,
-                           marker_px=5)
+    # A neighbour's leader may pass under another's word: the words get a halo of the page's
+    # background (Plotly's "auto" text shadow), which hides the line behind their letters.
+    textfont = dict(size=12, shadow="auto")  # the theme's colour
+
+    def placed(points, labels):
+        """The leader lines and the words at their ends (two traces), and the words written
+        beside their points (the others blank) with their sides."""
+        places = place_labels(points, labels, ranges=ranges, plot_areas=EXPLORER_PLOT_AREAS, font_px=12,
+                              marker_px=5)
+        leaders = _leader_traces(points, places, labels, line_colour="#718096", textfont=textfont,
+                                 name="word and neighbours: leaders")
+        beside = [word if place.anchor is None else ELSEWHERE
+                  for word, place in zip(labels, places, strict=True)]
+        return leaders, beside, [place.side for place in places]
 
     points, labels, bar_words, bar_scores = state(start)
-    highlight = len(figure.data)
+    (lines, ends), beside, sides = placed(points, labels)
+    first = len(figure.data)  # then: leader lines, the word and its neighbours, the leaders' words, bars
+    figure.add_trace(lines, row=1, col=1)
     figure.add_trace(go.Scatter(
-        x=points[:, 0], y=points[:, 1], text=labels, mode="markers+text", textposition=sides(points, labels),
+        x=points[:, 0], y=points[:, 1], text=beside, hovertext=labels, mode="markers+text",
+        textposition=sides,
         marker=dict(size=[16] + [9] * (len(labels) - 1), color="#718096", symbol="star",
                     line=dict(width=1, color="white")),  # grey: stands out on light and dark pages
-        textfont=dict(size=12), name="word and neighbours", showlegend=False,  # text: the theme's colour
-        hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)
+        textfont=textfont, name="word and neighbours", showlegend=False,
+        hovertemplate="<b>%{hovertext}</b><extra></extra>"), row=1, col=1)
+    figure.add_trace(ends, row=1, col=1)
     figure.add_trace(go.Bar(
         x=bar_scores, y=bar_words, orientation="h", marker_color=plotting.PALETTE[0], showlegend=False,
         text=[f"{s:.2f}" for s in bar_scores], textposition="inside",
         hovertemplate="%{y}: cos %{x:.3f}<extra></extra>"), row=1, col=2)
-    bars = highlight + 1
 
     buttons = []
     group_of = dict(zip(words, groups, strict=True))
     for word in words:
         points, labels, bar_words, bar_scores = state(word)
+        (lines, ends), beside, sides = placed(points, labels)
         buttons.append(dict(
             method="update",
             label=f"{word} ({group_of[word]})",
             args=[
-                {"x": [_rounded(points[:, 0]), _rounded(bar_scores)],
-                 "y": [_rounded(points[:, 1]), bar_words],
-                 "text": [labels, [f"{s:.2f}" for s in bar_scores]],
-                 "textposition": [sides(points, labels), "inside"]},
+                {"x": [list(lines.x), _rounded(points[:, 0]), list(ends.x), _rounded(bar_scores)],
+                 "y": [list(lines.y), _rounded(points[:, 1]), list(ends.y), bar_words],
+                 "text": [None, beside, list(ends.text), [f"{s:.2f}" for s in bar_scores]],
+                 "hovertext": [None, labels, None, None],
+                 "textposition": [None, sides, list(ends.textposition), "inside"]},
                 {"title.text": f"Explorer: {word!r} ({group_of[word]})"},
-                [highlight, bars],
+                [first, first + 1, first + 2, first + 3],
             ],
         ))
     plotting.style(figure, title=f"Explorer: {start!r} ({group_of[start]})", height=height)

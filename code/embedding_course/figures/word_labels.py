@@ -1,0 +1,199 @@
+"""Where to write each word of a word map, so that no word lies on another.
+
+Plotly writes a point's text on one of eight sides of it (its ``textposition``). A word whose
+eight sides are all taken (a cluster of near neighbours, such as the number words) is written
+further out, at the end of a thin line from its point: a leader, as map makers draw one.
+
+Labels are sized in pixels, so what is crowded depends on the size the plot is drawn at: the
+placement is scored at every plot size given (a phone's and a desktop's) at once, and one
+choice serves them all. Greedy: the most crowded points choose first, each the place whose label
+covers the least of the labels, leaders and markers placed so far and stays inside the plot
+(Plotly cuts text at the plot's edge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from embedding_course import checks
+
+# Each side Plotly can write a point's text on: the label box's lower-left corner from the
+# point, in label widths and heights, and the direction in which it keeps clear of the point.
+LABEL_SIDES = {
+    "top center": (-0.5, 0.0, 0, 1), "bottom center": (-0.5, -1.0, 0, -1),
+    "middle right": (0.0, -0.5, 1, 0), "middle left": (-1.0, -0.5, -1, 0),
+    "top right": (0.0, 0.0, 1, 1), "top left": (-1.0, 0.0, -1, 1),
+    "bottom right": (0.0, -1.0, 1, -1), "bottom left": (-1.0, -1.0, -1, -1),
+}
+# The plot areas (pixels) of lesson 6's maps on a phone (390 px) and on a desktop, about: the
+# word map (600 px high), the training explorer (its slider takes some of the height), and the
+# neighbour explorer's map (beside its bars on a desktop, above them on a phone).
+PLOT_AREAS = ((266, 427), (581, 422))
+SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
+EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))
+LEADER_LENGTHS = (16, 28, 42, 58)  # px on the first (narrowest) plot area: how far out a word may go
+LEADER_DIRECTIONS = 16  # evenly spread, from pointing right
+# Costs, in square pixels of label covered: covering another label, or coming nearer it than
+# SPACE px (two words would run together), costs more than any leader; a leader
+# costs more than a label over a marker's edge, and more the longer it is (in pixels, averaged
+# over the plot areas); a label cut off at the plot's edge, most.
+SPACE = 0.0
+COVER_COST = 1000.0
+CROSS_COST = 500.0  # a leader through a label: bad, but the word can still be read
+LEADER_COST = 40.0
+MARKER_COST = 1.0  # a pixel of a marker under a label, against one of another label
+OUTSIDE_COST = 10.0  # a pixel of a label outside the plot, against one on another label
+LINE_COST = 6.0  # a leader over a marker, or under a label's edge, per pixel of its length
+LINE_STEP = 3.0  # px between the points at which a leader is tested
+
+
+class Label(NamedTuple):
+    """Where one word goes: ``side`` of its ``anchor`` (the point itself, or the far end of a leader)."""
+
+    side: str  # a Plotly textposition
+    anchor: tuple[float, float] | None  # data coordinates of the leader's end; None: beside the point
+
+
+def padded_range(values: np.ndarray, pad: float = 0.08) -> list[float]:
+    """An axis range around ``values`` with ``pad`` of their span on each side."""
+    low, high = float(np.min(values)), float(np.max(values))
+    margin = (high - low) * pad or 1.0
+    return [low - margin, high + margin]
+
+
+def _overlaps(boxes: np.ndarray, others: np.ndarray, cover_cost: float = 0.0) -> np.ndarray:
+    """For each of ``boxes`` (C, 4: left, bottom, right, top), the area it shares with ``others``
+    (M, 4), summed, plus ``cover_cost`` for each of them it covers or comes nearer than
+    ``SPACE`` px to, both ways."""
+    if not len(others):
+        return np.zeros(len(boxes))
+    width = (np.minimum(boxes[:, None, 2], others[:, 2])
+             - np.maximum(boxes[:, None, 0], others[:, 0]))  # (C, M)
+    height = np.minimum(boxes[:, None, 3], others[:, 3]) - np.maximum(boxes[:, None, 1], others[:, 1])
+    covered = ((width > -SPACE) & (height > -SPACE)).sum(axis=1)
+    return (np.clip(width, 0, None) * np.clip(height, 0, None)).sum(axis=1) + cover_cost * covered
+
+
+def _inside(points: np.ndarray, boxes: np.ndarray, each: bool = False) -> np.ndarray:
+    """Whether each of ``points`` (K, 2) lies in any of ``boxes`` (M, 4), or with ``each``, in
+    each of them (K, M). NaN points lie in none."""
+    x, y = points[:, None, 0], points[:, None, 1]
+    hit = (x > boxes[:, 0]) & (x < boxes[:, 2]) & (y > boxes[:, 1]) & (y < boxes[:, 3])  # (K, M)
+    return hit if each else hit.any(axis=1)
+
+
+def _leader_points(point: np.ndarray, anchors: np.ndarray, skip: float) -> np.ndarray:
+    """Points every ``LINE_STEP`` px along the line from ``point`` to each of ``anchors`` (C, 2),
+    from ``skip`` px out (the marker's edge) to the end; NaN past the end. Shape (C, S, 2)."""
+    reach = np.linalg.norm(anchors - point, axis=1)  # (C,)
+    steps = np.arange(skip, reach.max() + LINE_STEP, LINE_STEP)  # (S,) px along a leader
+    along = np.where(steps < reach[:, None], steps / np.maximum(reach, 1e-9)[:, None], np.nan)  # (C, S)
+    return point + (anchors - point)[:, None, :] * along[..., None]
+
+
+def _side_towards(direction: np.ndarray) -> str:
+    """The side of ``LABEL_SIDES`` that faces ``direction`` (x, y) most nearly: a label there
+    lies beyond the end of a leader going that way."""
+    step = [int(np.sign(value)) if abs(value) > 0.4 else 0 for value in direction]
+    return next(side for side, (*_, gx, gy) in LABEL_SIDES.items() if [gx, gy] == step)
+
+
+def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[float]] | None = None,
+                 plot_areas: Sequence[tuple[float, float]] = PLOT_AREAS, font_px: float = 10,
+                 marker_px: float = 4) -> list[Label]:
+    """A place for each word's label where it covers no other label, leader or marker if it can.
+
+    Args:
+        coords: (N, 2) positions of the points.
+        words: the label of each point.
+        ranges: the x and y ranges of the axes (default: :func:`padded_range` of the points).
+        plot_areas: the (width, height) in pixels of the plot areas the figure is drawn at;
+            leader lengths are measured on the first.
+        font_px: the labels' font size; marker_px: the markers' radius, both in pixels.
+    Returns:
+        One :class:`Label` per point.
+    """
+    coords = checks.vectors(coords, "coords").astype(np.float64)  # (N, 2)
+    if coords.shape[1] != 2 or len(words) != coords.shape[0]:
+        raise ValueError(f"coords must be (N, 2) with one word per point; got {coords.shape} "
+                         f"and {len(words)} words")
+    if not plot_areas:
+        raise ValueError("plot_areas is empty; give the (width, height) of at least one plot area")
+    ranges = ranges if ranges is not None else [padded_range(coords[:, axis]) for axis in (0, 1)]
+    origin = np.array([ranges[0][0], ranges[1][0]])
+    spans = np.array([high - low for low, high in ranges])
+    scales = [np.array(area, dtype=np.float64) / spans for area in plot_areas]  # px per data unit
+    layouts = [(coords - origin) * scale for scale in scales]  # (N, 2) px, one per plot area
+    sizes = np.array([(0.62 * font_px * len(word) + 3, 1.25 * font_px) for word in words])  # (N, 2)
+    markers = [np.hstack([p - marker_px, p + marker_px]) for p in layouts]  # (N, 4) each
+    crowd = sum((np.linalg.norm(p[:, None] - p[None], axis=-1) < 4 * font_px).sum(axis=1) for p in layouts)
+
+    # Every place a word may take (C of them): beside its point, on each of the eight sides; or
+    # at the end of a leader, in each of LEADER_DIRECTIONS directions and of LEADER_LENGTHS on the
+    # first plot area (the others stretch it as their scale differs), on the side facing away.
+    angles = 2 * np.pi * np.arange(LEADER_DIRECTIONS) / LEADER_DIRECTIONS
+    directions = np.stack([np.cos(angles), np.sin(angles)], axis=1)  # (D, 2)
+    leader_sides = [_side_towards(direction) for direction in directions]
+    sides = list(LABEL_SIDES) + leader_sides * len(LEADER_LENGTHS)
+    lengths = np.concatenate([np.zeros(len(LABEL_SIDES)), np.repeat(LEADER_LENGTHS, LEADER_DIRECTIONS)])
+    corner = np.array([LABEL_SIDES[side][:2] for side in sides])  # (C, 2) in label sizes
+    away = np.array([LABEL_SIDES[side][2:] for side in sides], dtype=np.float64)  # (C, 2)
+    heading = np.vstack([np.zeros((len(LABEL_SIDES), 2)), np.tile(directions, (len(LEADER_LENGTHS), 1))])
+    shifts = heading * lengths[:, None] / scales[0]  # (C, 2) the leaders, in data units
+    # Plotly writes a word marker_px / 0.8 + 1 px from a marker's centre (about marker_px + 2),
+    # and right at a leader's end, where there is no marker
+    gaps = np.where(lengths == 0, marker_px + 2, 0)[:, None] * away  # (C, 2) px
+    base_costs = np.where(lengths == 0, 0.0, LEADER_COST)
+
+    def greedy(order: np.ndarray) -> list[Label]:
+        """Each word in ``order`` takes the place that costs least, given those placed before it."""
+        boxes = [np.empty((0, 4)) for _ in layouts]  # per plot area: the labels placed so far
+        lines = [np.empty((0, 2)) for _ in layouts]  # and the points of the leaders drawn so far
+        labels: list[Label | None] = [None] * len(words)
+        for index in order:
+            size = sizes[index]
+            others = np.arange(len(words)) != index
+            costs = base_costs.copy()
+            candidates = []
+            for pixels, scale, area, taken, drawn, marker in zip(layouts, scales, plot_areas, boxes, lines,
+                                                                 markers, strict=True):
+                point = pixels[index]
+                anchors = point + shifts * scale  # (C, 2)
+                corners = anchors + corner * size + gaps
+                candidate_boxes = np.hstack([corners, corners + size])  # (C, 4)
+                leaders = _leader_points(point, anchors, skip=marker_px + 1)  # (C, S, 2)
+                costs += _overlaps(candidate_boxes, taken, COVER_COST)
+                costs += MARKER_COST * _overlaps(candidate_boxes, marker[others])
+                costs += 2 * np.linalg.norm(anchors - point, axis=1) / len(layouts)  # a leader's length
+                # a leader through a label or over a marker; a label over a leader drawn before
+                through = _inside(leaders.reshape(-1, 2), taken, each=True).reshape(*leaders.shape[:2], -1)
+                costs += CROSS_COST * through.any(axis=1).sum(axis=1)
+                over = _inside(leaders.reshape(-1, 2), marker[others]).reshape(leaders.shape[:2])
+                covered = _inside(drawn, candidate_boxes, each=True)  # (P, C)
+                costs += CROSS_COST * covered.any(axis=0) + LINE_COST * LINE_STEP * (over.sum(axis=1)
+                                                                                     + covered.sum(axis=0))
+                outside = size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))
+                costs += OUTSIDE_COST * outside
+                candidates.append((candidate_boxes, leaders))
+            costs = np.round(costs, 1)  # in square pixels: a rounding speck is no overlap
+            best = int(np.argmin(costs))  # the first of equal costs: beside the point before a leader
+            anchor = None if lengths[best] == 0 else tuple(float(v) for v in coords[index] + shifts[best])
+            labels[index] = Label(sides[best], anchor)
+            for area_index, (candidate_boxes, leaders) in enumerate(candidates):
+                boxes[area_index] = np.vstack([boxes[area_index], candidate_boxes[best]])
+                leader = leaders[best]
+                lines[area_index] = np.vstack([lines[area_index], leader[~np.isnan(leader[:, 0])]])
+        return labels
+
+    # Words in a crowd that no side leaves free go out on leaders. Placed after the words around
+    # them, their leaders would have to cross those words; so the words are placed again, those
+    # that needed a leader first (each time the most crowded first).
+    by_crowd = np.argsort(-crowd, kind="stable")
+    labels = greedy(by_crowd)
+    on_leader = np.array([label.anchor is not None for label in labels])
+    if on_leader.any():
+        labels = greedy(np.concatenate([by_crowd[on_leader[by_crowd]], by_crowd[~on_leader[by_crowd]]]))
+    return labels
