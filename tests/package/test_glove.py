@@ -248,7 +248,7 @@ def test_explorer_figure_has_one_dropdown_entry_per_word(vectors):
     assert list(traces) == list(range(len(figure.data) - 4, len(figure.data)))
     assert len(data_update["y"][3]) == 4  # the bar chart's 4 neighbours
     assert data_update["y"][3][-1] == vectors.neighbours("king", k=4)[0].word  # best at the top
-    assert data_update["hovertext"][1][0] == "king" and len(data_update["x"][1]) == 5
+    assert data_update["text"][1][0] == "king" and len(data_update["x"][1]) == 5
 
 
 def test_band_cosines_lesson_6_positive_cosines_depend_on_the_frequency_band(vectors):

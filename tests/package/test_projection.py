@@ -95,7 +95,7 @@ def test_scatter_figure_has_one_trace_per_group_with_hover_words():
     figure = glove_figures.scatter_figure(coords[:, :2], words, groups, pca=pca)
     points = [trace for trace in figure.data if "markers" in trace.mode]
     assert [trace.name for trace in points] == ["x", "y", "z"]
-    assert list(points[1].hovertext) == ["c", "d"]
+    assert list(points[1].text) == ["c", "d"]
     assert "PC1" in figure.layout.xaxis.title.text and "%" in figure.layout.xaxis.title.text
     figure_3d = glove_figures.scatter_figure(coords, words, groups, pca=pca)
     assert figure_3d.data[0].type == "scatter3d" and "PC3" in figure_3d.layout.scene.zaxis.title.text
@@ -105,9 +105,10 @@ def _written_words(traces):
     """Each word a map writes: (word, its point, where it is written, on which side)."""
     written, leaders = [], {}
     for trace in traces:
-        if trace.mode == "markers+text":  # beside its point
-            written += [(word, (x, y), (x, y), side) for word, x, y, side
-                        in zip(trace.text, trace.x, trace.y, trace.textposition, strict=True) if word.strip()]
+        if trace.mode == "markers+text":  # beside its point, where its text template writes it
+            written += [(word, (x, y), (x, y), side) for word, template, x, y, side
+                        in zip(trace.text, trace.texttemplate, trace.x, trace.y, trace.textposition,
+                               strict=True) if template.strip()]
         elif trace.mode == "lines":  # point, end of the leader, gap
             leaders.update({trace.x[i + 1:i + 2] + trace.y[i + 1:i + 2]: (trace.x[i], trace.y[i])
                             for i in range(0, len(trace.x), 3)})
@@ -134,8 +135,8 @@ def test_the_word_maps_write_each_word_where_place_labels_puts_it():
     for word, point, label in zip(words, coords.astype(np.float32), labels, strict=True):
         start, end, side = written[word]
         assert side == label.side
-        np.testing.assert_allclose(start, point, atol=1e-3)
-        np.testing.assert_allclose(end, label.anchor if label.anchor else point, atol=1e-3)
+        np.testing.assert_allclose(start, point, atol=0.006)  # leaders are rounded to hundredths
+        np.testing.assert_allclose(end, label.anchor if label.anchor else point, atol=0.006)
     assert written["far"][0] == written["far"][1] and written["away"][0] == written["away"][1]
     assert sum(label.anchor is not None for label in labels) >= 3
 

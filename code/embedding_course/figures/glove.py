@@ -41,13 +41,19 @@ def _check_labels(coords: np.ndarray, words: Sequence[str], groups: Sequence[str
                          "give one word and one group per point")
 
 
-# The text of a point whose word is written at the end of its leader: a no-break space, not "".
-# plotly.js 4.1 removes the text element of a point whose text is empty, and a later update that
+# What a point writes beside it (its ``texttemplate``; its text is its word, which hover shows):
+# its word, or, when the word is written at the end of its leader, a no-break space. Not "":
+# plotly.js 4.1 removes the text element of a point that writes nothing, and a later update that
 # gives that point a word (the neighbour explorer's dropdown) then draws none.
-ELSEWHERE = "\u00a0"
+BESIDE, ELSEWHERE = "%{text}", "\u00a0"
 
 
-def _rounded(values, digits: int = 3) -> list[float]:
+def _beside(labels: Sequence[Label]) -> list[str]:
+    """Each point's ``texttemplate``: its word beside it, or nothing there (it has a leader)."""
+    return [BESIDE if label.anchor is None else ELSEWHERE for label in labels]
+
+
+def _rounded(values, digits: int = 3) -> list[float | None]:
     """Plain, rounded floats (None stays, a break in a line): button arguments are stored as JSON
     text, so shorter is lighter."""
     return [None if v is None else round(float(v), digits) for v in values]
@@ -66,9 +72,10 @@ def _leader_traces(points: np.ndarray, labels: Sequence[Label], words: Sequence[
             ends.append((*label.anchor, word, label.side))
     end_x, end_y, text, sides = (list(column) for column in zip(*ends, strict=True)) if ends else ([],) * 4
     common = dict(hoverinfo="skip", showlegend=False, **common)
-    return [go.Scatter(x=_rounded(x), y=_rounded(y), mode="lines", line=dict(color=line_colour, width=1),
-                       **common),
-            go.Scatter(x=_rounded(end_x), y=_rounded(end_y), text=text, textposition=sides, mode="text",
+    # two decimals: a hundredth of the axis is under a pixel on these maps
+    return [go.Scatter(x=_rounded(x, 2), y=_rounded(y, 2), mode="lines",
+                       line=dict(color=line_colour, width=1), **common),
+            go.Scatter(x=_rounded(end_x, 2), y=_rounded(end_y, 2), text=text, textposition=sides, mode="text",
                        textfont=textfont, **common)]
 
 
@@ -95,21 +102,18 @@ def _group_traces(coords: np.ndarray, words: Sequence[str], groups: Sequence[str
         group_labels = [label for label, inside in zip(labels, mask, strict=True) if inside]
         common = dict(
             name=name,
-            hovertext=list(words_array[mask]),
+            text=list(words_array[mask]),
             mode="markers+text" if show_text else "markers",
             marker=dict(color=colour, size=marker_size, line=dict(width=0.5, color="white")),
-            hovertemplate="<b>%{hovertext}</b><extra>" + name + "</extra>",
+            hovertemplate="<b>%{text}</b><extra>" + name + "</extra>",
             legendgroup=name,
             showlegend=showlegend,
         )
         if coords.shape[1] == 3:
             traces.append(go.Scatter3d(x=coords[mask, 0], y=coords[mask, 1], z=coords[mask, 2],
-                                       text=list(words_array[mask]), textfont=dict(size=10, color=colour),
-                                       **common))
+                                       textfont=dict(size=10, color=colour), **common))
             continue
-        beside = [word if label.anchor is None else ELSEWHERE
-                  for word, label in zip(words_array[mask], group_labels, strict=True)]
-        traces.append(go.Scatter(x=coords[mask, 0], y=coords[mask, 1], text=beside,
+        traces.append(go.Scatter(x=coords[mask, 0], y=coords[mask, 1], texttemplate=_beside(group_labels),
                                  textposition=[label.side for label in group_labels],
                                  textfont=dict(size=10, color=colour), **common))
         if placed:
@@ -253,27 +257,25 @@ def neighbour_explorer_figure(
     textfont = dict(size=12, shadow="auto")  # the theme's colour
 
     def placed(points, labels):
-        """The leader lines and the words at their ends (two traces), and the words written
-        beside their points (the others blank) with their sides."""
+        """The leader lines and the words at their ends (two traces), and what each point writes
+        beside it, on which side."""
         places = place_labels(points, labels, ranges=ranges, plot_areas=EXPLORER_PLOT_AREAS, font_px=12,
                               marker_px=5)
         leaders = _leader_traces(points, places, labels, line_colour="#718096", textfont=textfont,
                                  name="word and neighbours: leaders")
-        beside = [word if place.anchor is None else ELSEWHERE
-                  for word, place in zip(labels, places, strict=True)]
-        return leaders, beside, [place.side for place in places]
+        return leaders, _beside(places), [place.side for place in places]
 
     points, labels, bar_words, bar_scores = state(start)
     (lines, ends), beside, sides = placed(points, labels)
     first = len(figure.data)  # then: leader lines, the word and its neighbours, the leaders' words, bars
     figure.add_trace(lines, row=1, col=1)
     figure.add_trace(go.Scatter(
-        x=points[:, 0], y=points[:, 1], text=beside, hovertext=labels, mode="markers+text",
+        x=points[:, 0], y=points[:, 1], text=labels, texttemplate=beside, mode="markers+text",
         textposition=sides,
         marker=dict(size=[16] + [9] * (len(labels) - 1), color="#718096", symbol="star",
                     line=dict(width=1, color="white")),  # grey: stands out on light and dark pages
         textfont=textfont, name="word and neighbours", showlegend=False,
-        hovertemplate="<b>%{hovertext}</b><extra></extra>"), row=1, col=1)
+        hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)
     figure.add_trace(ends, row=1, col=1)
     figure.add_trace(go.Bar(
         x=bar_scores, y=bar_words, orientation="h", marker_color=plotting.PALETTE[0], showlegend=False,
@@ -291,8 +293,8 @@ def neighbour_explorer_figure(
             args=[
                 {"x": [list(lines.x), _rounded(points[:, 0]), list(ends.x), _rounded(bar_scores)],
                  "y": [list(lines.y), _rounded(points[:, 1]), list(ends.y), bar_words],
-                 "text": [None, beside, list(ends.text), [f"{s:.2f}" for s in bar_scores]],
-                 "hovertext": [None, labels, None, None],
+                 "text": [None, labels, list(ends.text), [f"{s:.2f}" for s in bar_scores]],
+                 "texttemplate": [None, beside, None, None],
                  "textposition": [None, sides, list(ends.textposition), "inside"]},
                 {"title.text": f"Explorer: {word!r} ({group_of[word]})"},
                 [first, first + 1, first + 2, first + 3],
