@@ -28,14 +28,13 @@ def _drawn(coords, words, labels, area, font_px=10, marker_px=4):
 
 
 def _covering(boxes):
-    """Pairs of boxes that cover each other, or come nearer each other than ``SPACE`` px both
-    ways (words that run together)."""
+    """Pairs of boxes that overlap at all."""
     pairs = []
     for i, first in enumerate(boxes):
         for j, second in enumerate(boxes[i + 1:], start=i + 1):
             width = min(first[2], second[2]) - max(first[0], second[0])
             height = min(first[3], second[3]) - max(first[1], second[1])
-            if width > -word_labels.SPACE and height > -word_labels.SPACE:
+            if width > 0 and height > 0:
                 pairs.append((i, j))
     return pairs
 

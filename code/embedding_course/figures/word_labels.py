@@ -36,17 +36,14 @@ SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
 EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))
 LEADER_LENGTHS = (16, 28, 42, 58)  # px on the first (narrowest) plot area: how far out a word may go
 LEADER_DIRECTIONS = 16  # evenly spread, from pointing right
-# Costs, in square pixels of label covered: covering another label, or coming nearer it than
-# SPACE px (two words would run together), costs more than any leader; a leader
-# costs more than a label over a marker's edge, and more the longer it is (in pixels, averaged
-# over the plot areas); a label cut off at the plot's edge, most.
-SPACE = 0.0
-COVER_COST = 1000.0
-CROSS_COST = 500.0  # a leader through a label: bad, but the word can still be read
-LEADER_COST = 40.0
-MARKER_COST = 1.0  # a pixel of a marker under a label, against one of another label
-OUTSIDE_COST = 10.0  # a pixel of a label outside the plot, against one on another label
-LINE_COST = 6.0  # a leader over a marker, or under a label's edge, per pixel of its length
+# What a place costs, in square pixels of label covered, summed over the plot areas:
+COVER_COST = 1000.0  # a label on another label at all: more than anything else but the plot's edge
+CROSS_COST = 500.0  # a leader through a label (or a label over a leader): the word can still be read
+LEADER_COST = 40.0  # a leader at all: more than a label over the edge of a marker
+LENGTH_COST = 2.0  # and per pixel of its length (averaged over the plot areas)
+MARKER_COST = 1.0  # a pixel of a marker under a label
+LINE_COST = 6.0  # a pixel of a leader over a marker or through a label
+OUTSIDE_COST = 10.0  # a pixel of a label outside the plot (Plotly cuts it off there)
 LINE_STEP = 3.0  # px between the points at which a leader is tested
 
 
@@ -66,14 +63,13 @@ def padded_range(values: np.ndarray, pad: float = 0.08) -> list[float]:
 
 def _overlaps(boxes: np.ndarray, others: np.ndarray, cover_cost: float = 0.0) -> np.ndarray:
     """For each of ``boxes`` (C, 4: left, bottom, right, top), the area it shares with ``others``
-    (M, 4), summed, plus ``cover_cost`` for each of them it covers or comes nearer than
-    ``SPACE`` px to, both ways."""
+    (M, 4), summed, plus ``cover_cost`` for each of them it overlaps at all."""
     if not len(others):
         return np.zeros(len(boxes))
     width = (np.minimum(boxes[:, None, 2], others[:, 2])
              - np.maximum(boxes[:, None, 0], others[:, 0]))  # (C, M)
     height = np.minimum(boxes[:, None, 3], others[:, 3]) - np.maximum(boxes[:, None, 1], others[:, 1])
-    covered = ((width > -SPACE) & (height > -SPACE)).sum(axis=1)
+    covered = ((width > 0) & (height > 0)).sum(axis=1)
     return (np.clip(width, 0, None) * np.clip(height, 0, None)).sum(axis=1) + cover_cost * covered
 
 
@@ -167,14 +163,14 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
                 leaders = _leader_points(point, anchors, skip=marker_px + 1)  # (C, S, 2)
                 costs += _overlaps(candidate_boxes, taken, COVER_COST)
                 costs += MARKER_COST * _overlaps(candidate_boxes, marker[others])
-                costs += 2 * np.linalg.norm(anchors - point, axis=1) / len(layouts)  # a leader's length
+                costs += LENGTH_COST * np.linalg.norm(anchors - point, axis=1) / len(layouts)
                 # a leader through a label or over a marker; a label over a leader drawn before
                 through = _inside(leaders.reshape(-1, 2), taken, each=True).reshape(*leaders.shape[:2], -1)
                 costs += CROSS_COST * through.any(axis=1).sum(axis=1)
                 over = _inside(leaders.reshape(-1, 2), marker[others]).reshape(leaders.shape[:2])
                 covered = _inside(drawn, candidate_boxes, each=True)  # (P, C)
-                costs += CROSS_COST * covered.any(axis=0) + LINE_COST * LINE_STEP * (over.sum(axis=1)
-                                                                                     + covered.sum(axis=0))
+                costs += CROSS_COST * covered.any(axis=0)
+                costs += LINE_COST * LINE_STEP * (over.sum(axis=1) + covered.sum(axis=0))
                 outside = size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))
                 costs += OUTSIDE_COST * outside
                 candidates.append((candidate_boxes, leaders))
