@@ -10,7 +10,7 @@ from embedding_course.figures import word_labels
 def _drawn(coords, words, labels, area, font_px=10, marker_px=4):
     """Each label's box and its leader's points, in pixels of a plot area, as Plotly draws them
     (the word on its side of its anchor: the point, or the leader's end)."""
-    ranges = [word_labels.padded_range(coords[:, axis]) for axis in (0, 1)]
+    ranges = word_labels.axis_ranges(coords)
     origin = np.array([r[0] for r in ranges])
     scale = np.array(area) / np.array([r[1] - r[0] for r in ranges])
     boxes, leaders = [], []

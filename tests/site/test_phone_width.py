@@ -100,10 +100,9 @@ def test_a_legend_leaves_the_plot_its_width_on_a_phone(phone_visit):
     assert beside == [], f"{docname} at 390 px: a legend beside the plot narrows it"
 
 
-# A number and the unit after it: joined by an ordinary space, a narrow column may put the unit
-# at the start of the next line ("38.6" / "M parameters", "24" / "% of")
-# A number and its unit split at a space; and a percentage written with a space at all ("24 %"
-# with a no-break space), where the course writes "24%" everywhere
+# A number and the unit after it joined by an ordinary space, which a narrow column may break
+# ("38.6" / "M parameters"); and a percentage written with any space at all ("24 %", a no-break
+# space included), where the course writes "24%" everywhere
 SPLIT_UNITS = r"""() => [...document.querySelectorAll('article :is(p, li, td, th, label)')]
     .flatMap(block => block.textContent.match(
         /(?<![\w.,])[\d.,]*\d(?:[ \n\t]+(?:M|MiB|GiB|KB|MB|GB)\b|\s+%)/g) || [])"""

@@ -14,7 +14,7 @@ from embedding_course.figures.word_labels import (
     PLOT_AREAS,
     SLIDER_PLOT_AREAS,
     Label,
-    padded_range,
+    axis_ranges,
     place_labels,
 )
 from embedding_course.glove import WordVectors
@@ -141,7 +141,7 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
     _check_labels(coords, words, groups)
     colours = group_colours(groups)
     # in 2-D, the axes that place_labels places the words for
-    ranges = [padded_range(coords[:, axis]) for axis in (0, 1)] if coords.shape[1] == 2 else None
+    ranges = axis_ranges(coords) if coords.shape[1] == 2 else None
     figure = go.Figure(_group_traces(coords, words, groups, colours=colours, show_text=show_text,
                                      marker_size=8 if coords.shape[1] == 2 else 5, ranges=ranges))
     titles = [pca.axis_title(i) if pca is not None else f"PC{i + 1}" for i in range(coords.shape[1])]
@@ -178,8 +178,7 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
     coords, pca = projection.snapshot_coordinates(snapshots, basis)
     _check_labels(coords[0], words, groups)
     colours = group_colours(groups)
-    stacked = np.concatenate(coords)  # fixed axis ranges: the same frame for every step
-    ranges = [padded_range(stacked[:, 0]), padded_range(stacked[:, 1])]
+    ranges = axis_ranges(np.concatenate(coords))  # fixed: the same frame for every step
     states = [_group_traces(c, words, groups, colours=colours, show_text=True, ranges=ranges,
                             plot_areas=SLIDER_PLOT_AREAS) for c in coords]
     titles = [
@@ -249,11 +248,11 @@ def neighbour_explorer_figure(
         bar_scores = np.asarray([s for _, s in found][::-1], dtype=np.float32)
         return points, labels, bar_words, bar_scores
 
-    stacked = np.concatenate([coords] + [np.asarray(neighbour_coords[w]) for w in words])
-    ranges = [padded_range(stacked[:, 0]), padded_range(stacked[:, 1])]
+    ranges = axis_ranges(np.concatenate([coords] + [np.asarray(neighbour_coords[w]) for w in words]))
 
-    # A neighbour's leader may pass under another's word: the words get a halo of the page's
-    # background (Plotly's "auto" text shadow), which hides the line behind their letters.
+    # A neighbour's leader may pass under another's word: the words get a thin halo (Plotly's
+    # "auto" text shadow: white around dark text, dark grey around light text), which hides the
+    # line behind their letters.
     textfont = dict(size=12, shadow="auto")  # the theme's colour
 
     def placed(points, labels):

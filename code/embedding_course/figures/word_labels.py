@@ -61,6 +61,11 @@ def padded_range(values: np.ndarray, pad: float = 0.08) -> list[float]:
     return [low - margin, high + margin]
 
 
+def axis_ranges(points: np.ndarray) -> list[list[float]]:
+    """The x and y ranges of a map of ``points`` (N, 2): each :func:`padded_range`."""
+    return [padded_range(points[:, axis]) for axis in (0, 1)]
+
+
 def _overlaps(boxes: np.ndarray, others: np.ndarray, cover_cost: float = 0.0) -> np.ndarray:
     """For each of ``boxes`` (C, 4: left, bottom, right, top), the area it shares with ``others``
     (M, 4), summed, plus ``cover_cost`` for each of them it overlaps at all."""
@@ -105,7 +110,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
     Args:
         coords: (N, 2) positions of the points.
         words: the label of each point.
-        ranges: the x and y ranges of the axes (default: :func:`padded_range` of the points).
+        ranges: the x and y ranges of the axes (default: :func:`axis_ranges` of the points).
         plot_areas: the (width, height) in pixels of the plot areas the figure is drawn at;
             leader lengths are measured on the first.
         font_px: the labels' font size; marker_px: the markers' radius, both in pixels.
@@ -118,7 +123,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
                          f"and {len(words)} words")
     if not plot_areas:
         raise ValueError("plot_areas is empty; give the (width, height) of at least one plot area")
-    ranges = ranges if ranges is not None else [padded_range(coords[:, axis]) for axis in (0, 1)]
+    ranges = ranges if ranges is not None else axis_ranges(coords)
     origin = np.array([ranges[0][0], ranges[1][0]])
     spans = np.array([high - low for low, high in ranges])
     scales = [np.array(area, dtype=np.float64) / spans for area in plot_areas]  # px per data unit
