@@ -7,21 +7,25 @@ import pytest
 from embedding_course.figures import word_labels
 
 
-def _drawn(coords, words, labels, area, font_px=10, marker_px=4):
+def _drawn(coords, words, labels, area, font_px=10, marker_px=4, ranges=None):
     """Each label's box and its leader's points, in pixels of a plot area, as Plotly draws them
-    (the word on its side of its anchor: the point, or the leader's end)."""
-    ranges = word_labels.axis_ranges(coords)
+    (the word on its side of its anchor: the point, or the leader's end; its baseline 0.25 em
+    below a middle anchor, gap + 0.25 em above a top one, gap + 0.75 em below a bottom one),
+    with letters 0.95 em above and 0.3 em below the baseline, 0.62 em wide plus 3 px."""
+    ranges = word_labels.axis_ranges(coords) if ranges is None else ranges
+    radii = np.broadcast_to(marker_px, (len(words),))
     origin = np.array([r[0] for r in ranges])
     scale = np.array(area) / np.array([r[1] - r[0] for r in ranges])
     boxes, leaders = [], []
-    for point, word, label in zip(coords, words, labels, strict=True):
-        fx, fy, gx, gy = word_labels.LABEL_SIDES[label.side]
+    for point, word, label, radius in zip(coords, words, labels, radii, strict=True):
+        gx, gy = word_labels.LABEL_SIDES[label.side]
         start = (point - origin) * scale
         anchor = start if label.anchor is None else (np.array(label.anchor) - origin) * scale
-        gap = marker_px + 2 if label.anchor is None else 0
-        width, height = 0.62 * font_px * len(word) + 3, 1.25 * font_px
-        left, bottom = anchor[0] + fx * width + gx * gap, anchor[1] + fy * height + gy * gap
-        boxes.append((left, bottom, left + width, bottom + height))
+        gap = radius / 0.8 + 1 if label.anchor is None else 0
+        width = 0.62 * font_px * len(word) + 3
+        left = anchor[0] + gx * gap - {1: 0, 0: width / 2, -1: width}[gx]
+        baseline = anchor[1] + {1: gap + 0.25 * font_px, 0: -0.25 * font_px, -1: -gap - 0.75 * font_px}[gy]
+        boxes.append((left, baseline - 0.3 * font_px, left + width, baseline + 0.95 * font_px))
         if label.anchor is not None:
             leaders.append(np.linspace(start, anchor, 40)[8:])  # off the point's own marker
     return boxes, leaders
@@ -43,6 +47,8 @@ def _covering(boxes):
     (lambda: word_labels.place_labels(np.ones((3, 2)), list("ab")), "one word per point"),
     (lambda: word_labels.place_labels(np.ones((3, 3)), list("abc")), "coords must be"),
     (lambda: word_labels.place_labels(np.ones((3, 2)), list("abc"), plot_areas=()), "plot_areas is empty"),
+    (lambda: word_labels.place_labels(np.ones((3, 2)), list("abc"), marker_px=[4, 5]),
+     "one radius or one per point"),
 ])
 def test_bad_inputs_give_clear_errors(call, message):
     with pytest.raises(ValueError, match=message):
@@ -83,6 +89,24 @@ def test_a_crowded_cluster_takes_leaders_and_no_word_covers_another(seed):
             through = [b for b in boxes if ((leader[:, 0] > b[0] + 1) & (leader[:, 0] < b[2] - 1)
                                             & (leader[:, 1] > b[1] + 1) & (leader[:, 1] < b[3] - 1)).any()]
             assert through == [], "a leader runs through a word"
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_a_word_and_its_eight_neighbours_fit_the_phone_explorer(seed):
+    """Lesson 6's neighbour explorer: a word (a large star) and eight neighbours close around it,
+    on a map whose axes span the whole vocabulary, in a plot 259 px wide and 191 px high at a
+    12 px font: no word covers another at either plot size, each word kept clear of its own
+    marker by that marker's radius."""
+    rng = np.random.default_rng(seed)
+    coords = rng.normal(scale=0.25, size=(9, 2))
+    words = ["japan", "japanese", "china", "korea", "tokyo", "taiwan", "korean", "asian", "chinese"]
+    ranges = [[-3.5, 3.5], [-4.0, 3.0]]
+    radii = [8] + [4.5] * 8
+    labels = word_labels.place_labels(coords, words, ranges=ranges, font_px=12, marker_px=radii,
+                                      plot_areas=word_labels.EXPLORER_PLOT_AREAS)
+    for area in word_labels.EXPLORER_PLOT_AREAS:
+        boxes, _ = _drawn(coords, words, labels, area, font_px=12, marker_px=radii, ranges=ranges)
+        assert _covering(boxes) == [], [(words[i], words[j]) for i, j in _covering(boxes)]
 
 
 def test_the_same_places_from_float32_and_float64():

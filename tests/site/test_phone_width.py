@@ -11,7 +11,13 @@ from PIL import Image
 
 from .conftest import BUILT_SITE
 from .test_accessibility import descriptions_that_misread_their_titles
-from .test_pages_in_browser import DOCNAMES, draw_every_figure, figure_label_problems, visit
+from .test_pages_in_browser import (
+    DOCNAMES,
+    draw_every_figure,
+    figure_label_problems,
+    step_word_problems,
+    visit,
+)
 
 PHONE = (390, 844)
 
@@ -118,6 +124,14 @@ def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
     docname, result = phone_visit
     problems = figure_label_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+
+
+def test_every_step_of_a_control_draws_its_words_apart_on_a_phone(phone_visit):
+    """Lesson 6's neighbour explorer puts a word's eight neighbours on a map 259 px wide: at each
+    step checked, every word drawn and none on another."""
+    docname, result = phone_visit
+    problems = step_word_problems(result.page)
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems[:10])
 
 
 FIGURE_HEIGHTS = """() => [...document.querySelectorAll('.course-plot')]

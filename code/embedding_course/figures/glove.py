@@ -255,11 +255,15 @@ def neighbour_explorer_figure(
     # line behind their letters.
     textfont = dict(size=12, shadow="auto")  # the theme's colour
 
+    def marker_sizes(count: int) -> list[int]:
+        """The chosen word's star, then its neighbours' (diameters, px)."""
+        return [16] + [9] * (count - 1)
+
     def placed(points, labels):
         """The leader lines and the words at their ends (two traces), and what each point writes
         beside it, on which side."""
         places = place_labels(points, labels, ranges=ranges, plot_areas=EXPLORER_PLOT_AREAS, font_px=12,
-                              marker_px=5)
+                              marker_px=[size / 2 for size in marker_sizes(len(labels))])
         leaders = _leader_traces(points, places, labels, line_colour="#718096", textfont=textfont,
                                  name="word and neighbours: leaders")
         return leaders, _beside(places), [place.side for place in places]
@@ -271,7 +275,7 @@ def neighbour_explorer_figure(
     figure.add_trace(go.Scatter(
         x=points[:, 0], y=points[:, 1], text=labels, texttemplate=beside, mode="markers+text",
         textposition=sides,
-        marker=dict(size=[16] + [9] * (len(labels) - 1), color="#718096", symbol="star",
+        marker=dict(size=marker_sizes(len(labels)), color="#718096", symbol="star",
                     line=dict(width=1, color="white")),  # grey: stands out on light and dark pages
         textfont=textfont, name="word and neighbours", showlegend=False,
         hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)

@@ -8,7 +8,8 @@ Labels are sized in pixels, so what is crowded depends on the size the plot is d
 placement is scored at every plot size given (a phone's and a desktop's) at once, and one
 choice serves them all. Greedy: the most crowded points choose first, each the place whose label
 covers the least of the labels, leaders and markers placed so far and stays inside the plot
-(Plotly cuts text at the plot's edge).
+(Plotly cuts text at the plot's edge). Then each word in turn may move to a cheaper place,
+given all the others, until none does (at most ``REPAIR_ROUNDS`` rounds).
 """
 
 from __future__ import annotations
@@ -20,14 +21,21 @@ import numpy as np
 
 from embedding_course import checks
 
-# Each side Plotly can write a point's text on: the label box's lower-left corner from the
-# point, in label widths and heights, and the direction in which it keeps clear of the point.
+# Each side Plotly can write a point's text on, as the direction (x, y) in which the word
+# keeps clear of its point.
 LABEL_SIDES = {
-    "top center": (-0.5, 0.0, 0, 1), "bottom center": (-0.5, -1.0, 0, -1),
-    "middle right": (0.0, -0.5, 1, 0), "middle left": (-1.0, -0.5, -1, 0),
-    "top right": (0.0, 0.0, 1, 1), "top left": (-1.0, 0.0, -1, 1),
-    "bottom right": (0.0, -1.0, 1, -1), "bottom left": (-1.0, -1.0, -1, -1),
+    "top center": (0, 1), "bottom center": (0, -1), "middle right": (1, 0), "middle left": (-1, 0),
+    "top right": (1, 1), "top left": (-1, 1), "bottom right": (1, -1), "bottom left": (-1, -1),
 }
+# Where Plotly writes a word (plotly.js, Drawing.textPointStyle): ``gap`` = radius / 0.8 + 1 px
+# out from the marker's centre (none at a leader's end, which has no marker), the text starting
+# there (right), ending there (left) or centred on the point; its baseline (gap + 0.25 em) above
+# the point (top), (gap + 0.75 em) below it (bottom), or 0.25 em below it (middle). A word's
+# letters reach up to about 0.95 em above the baseline and 0.3 em below it (a little more than
+# the common sans-serif fonts need), so its box is 1.25 em high; and 0.62 em per letter wide
+# plus 3 px (the browser measures 0.52-0.63 em per letter).
+ASCENT, DESCENT = 0.95, 0.3  # of the font size
+LETTER_WIDTH, WIDTH_PAD = 0.62, 3.0  # of the font size; px
 # The plot areas (pixels) of lesson 6's maps on a phone (390 px) and on a desktop, about: the
 # word map (600 px high), the training explorer (its slider takes some of the height), and the
 # neighbour explorer's map (beside its bars on a desktop, above them on a phone).
@@ -35,7 +43,7 @@ PLOT_AREAS = ((266, 427), (581, 422))
 SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
 EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))
 LEADER_LENGTHS = (16, 28, 42, 58)  # px on the first (narrowest) plot area: how far out a word may go
-LEADER_DIRECTIONS = 16  # evenly spread, from pointing right
+LEADER_DIRECTIONS = 24  # evenly spread, from pointing right
 # What a place costs, in square pixels of label covered, summed over the plot areas:
 COVER_COST = 1000.0  # a label on another label at all: more than anything else but the plot's edge
 CROSS_COST = 500.0  # a leader through a label (or a label over a leader): the word can still be read
@@ -45,6 +53,7 @@ MARKER_COST = 1.0  # a pixel of a marker under a label
 LINE_COST = 6.0  # a pixel of a leader over a marker or through a label
 OUTSIDE_COST = 10.0  # a pixel of a label outside the plot (Plotly cuts it off there)
 LINE_STEP = 3.0  # px between the points at which a leader is tested
+REPAIR_ROUNDS = 4  # at most: rounds in which each word may move to a cheaper place
 
 
 class Label(NamedTuple):
@@ -99,12 +108,12 @@ def _side_towards(direction: np.ndarray) -> str:
     """The side of ``LABEL_SIDES`` that faces ``direction`` (x, y) most nearly: a label there
     lies beyond the end of a leader going that way."""
     step = [int(np.sign(value)) if abs(value) > 0.4 else 0 for value in direction]
-    return next(side for side, (*_, gx, gy) in LABEL_SIDES.items() if [gx, gy] == step)
+    return next(side for side, away in LABEL_SIDES.items() if list(away) == step)
 
 
 def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[float]] | None = None,
                  plot_areas: Sequence[tuple[float, float]] = PLOT_AREAS, font_px: float = 10,
-                 marker_px: float = 4) -> list[Label]:
+                 marker_px: float | Sequence[float] = 4) -> list[Label]:
     """A place for each word's label where it covers no other label, leader or marker if it can.
 
     Args:
@@ -113,7 +122,8 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
         ranges: the x and y ranges of the axes (default: :func:`axis_ranges` of the points).
         plot_areas: the (width, height) in pixels of the plot areas the figure is drawn at;
             leader lengths are measured on the first.
-        font_px: the labels' font size; marker_px: the markers' radius, both in pixels.
+        font_px: the labels' font size in pixels.
+        marker_px: the markers' radius in pixels: one for all, or one per point.
     Returns:
         One :class:`Label` per point.
     """
@@ -123,13 +133,18 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
                          f"and {len(words)} words")
     if not plot_areas:
         raise ValueError("plot_areas is empty; give the (width, height) of at least one plot area")
+    if np.ndim(marker_px) > 1 or np.size(marker_px) not in (1, len(words)):
+        raise ValueError(f"marker_px must be one radius or one per point ({len(words)}); "
+                         f"got {np.size(marker_px)} values")
     ranges = ranges if ranges is not None else axis_ranges(coords)
     origin = np.array([ranges[0][0], ranges[1][0]])
     spans = np.array([high - low for low, high in ranges])
     scales = [np.array(area, dtype=np.float64) / spans for area in plot_areas]  # px per data unit
     layouts = [(coords - origin) * scale for scale in scales]  # (N, 2) px, one per plot area
-    sizes = np.array([(0.62 * font_px * len(word) + 3, 1.25 * font_px) for word in words])  # (N, 2)
-    markers = [np.hstack([p - marker_px, p + marker_px]) for p in layouts]  # (N, 4) each
+    sizes = np.array([(LETTER_WIDTH * font_px * len(word) + WIDTH_PAD, (ASCENT + DESCENT) * font_px)
+                      for word in words])  # (N, 2)
+    radii = np.broadcast_to(np.asarray(marker_px, dtype=np.float64).ravel(), (len(words),))[:, None]  # (N, 1)
+    markers = [np.hstack([p - radii, p + radii]) for p in layouts]  # (N, 4) each
     crowd = sum((np.linalg.norm(p[:, None] - p[None], axis=-1) < 4 * font_px).sum(axis=1) for p in layouts)
 
     # Every place a word may take (C of them): beside its point, on each of the eight sides; or
@@ -140,61 +155,78 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
     leader_sides = [_side_towards(direction) for direction in directions]
     sides = list(LABEL_SIDES) + leader_sides * len(LEADER_LENGTHS)
     lengths = np.concatenate([np.zeros(len(LABEL_SIDES)), np.repeat(LEADER_LENGTHS, LEADER_DIRECTIONS)])
-    corner = np.array([LABEL_SIDES[side][:2] for side in sides])  # (C, 2) in label sizes
-    away = np.array([LABEL_SIDES[side][2:] for side in sides], dtype=np.float64)  # (C, 2)
+    away = np.array([LABEL_SIDES[side] for side in sides], dtype=np.float64)  # (C, 2)
     heading = np.vstack([np.zeros((len(LABEL_SIDES), 2)), np.tile(directions, (len(LEADER_LENGTHS), 1))])
     shifts = heading * lengths[:, None] / scales[0]  # (C, 2) the leaders, in data units
-    # Plotly writes a word marker_px / 0.8 + 1 px from a marker's centre (about marker_px + 2),
-    # and right at a leader's end, where there is no marker
-    gaps = np.where(lengths == 0, marker_px + 2, 0)[:, None] * away  # (C, 2) px
+    beside = (lengths == 0)[:, None] * away  # (C, 2): the gap's direction, none at a leader's end
     base_costs = np.where(lengths == 0, 0.0, LEADER_COST)
 
-    def greedy(order: np.ndarray) -> list[Label]:
-        """Each word in ``order`` takes the place that costs least, given those placed before it."""
-        boxes = [np.empty((0, 4)) for _ in layouts]  # per plot area: the labels placed so far
-        lines = [np.empty((0, 2)) for _ in layouts]  # and the points of the leaders drawn so far
-        labels: list[Label | None] = [None] * len(words)
-        for index in order:
-            size = sizes[index]
-            others = np.arange(len(words)) != index
-            costs = base_costs.copy()
-            candidates = []
-            for pixels, scale, area, taken, drawn, marker in zip(layouts, scales, plot_areas, boxes, lines,
-                                                                 markers, strict=True):
-                point = pixels[index]
-                anchors = point + shifts * scale  # (C, 2)
-                corners = anchors + corner * size + gaps
-                candidate_boxes = np.hstack([corners, corners + size])  # (C, 4)
-                leaders = _leader_points(point, anchors, skip=marker_px + 1)  # (C, S, 2)
-                costs += _overlaps(candidate_boxes, taken, COVER_COST)
-                costs += MARKER_COST * _overlaps(candidate_boxes, marker[others])
-                costs += LENGTH_COST * np.linalg.norm(anchors - point, axis=1) / len(layouts)
-                # a leader through a label or over a marker; a label over a leader drawn before
-                through = _inside(leaders.reshape(-1, 2), taken, each=True).reshape(*leaders.shape[:2], -1)
-                costs += CROSS_COST * through.any(axis=1).sum(axis=1)
-                over = _inside(leaders.reshape(-1, 2), marker[others]).reshape(leaders.shape[:2])
-                covered = _inside(drawn, candidate_boxes, each=True)  # (P, C)
-                costs += CROSS_COST * covered.any(axis=0)
-                costs += LINE_COST * LINE_STEP * (over.sum(axis=1) + covered.sum(axis=0))
-                outside = size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))
-                costs += OUTSIDE_COST * outside
-                candidates.append((candidate_boxes, leaders))
-            costs = np.round(costs, 1)  # in square pixels: a rounding speck is no overlap
-            best = int(np.argmin(costs))  # the first of equal costs: beside the point before a leader
-            anchor = None if lengths[best] == 0 else tuple(float(v) for v in coords[index] + shifts[best])
-            labels[index] = Label(sides[best], anchor)
-            for area_index, (candidate_boxes, leaders) in enumerate(candidates):
-                boxes[area_index] = np.vstack([boxes[area_index], candidate_boxes[best]])
-                leader = leaders[best]
-                lines[area_index] = np.vstack([lines[area_index], leader[~np.isnan(leader[:, 0])]])
-        return labels
+    def costs_of_places(index: int, placed: np.ndarray) -> tuple[np.ndarray, list]:
+        """What each place costs word ``index``, given the labels and leaders of the words
+        ``placed`` (N,) bool; and each place's label boxes and leader points, per plot area."""
+        size = sizes[index]
+        radius = float(radii[index, 0])
+        # each place's box's lower-left corner from its anchor, in px
+        corner = np.column_stack([(away[:, 0] - 1) / 2 * size[0],
+                                  (away[:, 1] / 2 - 0.25 - DESCENT) * font_px])  # (C, 2)
+        corner += beside * (radius / 0.8 + 1)
+        others = np.arange(len(words)) != index
+        placed = placed & others
+        costs = base_costs.copy()
+        candidates = []
+        for pixels, scale, area, taken, drawn, marker in zip(layouts, scales, plot_areas, boxes, lines,
+                                                             markers, strict=True):
+            taken = taken[placed]  # (M, 4) the other words' labels
+            drawn = np.concatenate([drawn[other] for other in np.flatnonzero(placed)] or [np.empty((0, 2))])
+            point = pixels[index]
+            anchors = point + shifts * scale  # (C, 2)
+            corners = anchors + corner
+            candidate_boxes = np.hstack([corners, corners + size])  # (C, 4)
+            leaders = _leader_points(point, anchors, skip=radius + 1)  # (C, S, 2)
+            costs += _overlaps(candidate_boxes, taken, COVER_COST)
+            costs += MARKER_COST * _overlaps(candidate_boxes, marker[others])
+            costs += LENGTH_COST * np.linalg.norm(anchors - point, axis=1) / len(layouts)
+            # a leader through a label or over a marker; a label over a leader drawn before
+            through = _inside(leaders.reshape(-1, 2), taken, each=True).reshape(*leaders.shape[:2], -1)
+            costs += CROSS_COST * through.any(axis=1).sum(axis=1)
+            over = _inside(leaders.reshape(-1, 2), marker[others]).reshape(leaders.shape[:2])
+            covered = _inside(drawn, candidate_boxes, each=True)  # (P, C)
+            costs += CROSS_COST * covered.any(axis=0)
+            costs += LINE_COST * LINE_STEP * (over.sum(axis=1) + covered.sum(axis=0))
+            outside = size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))
+            costs += OUTSIDE_COST * outside
+            candidates.append((candidate_boxes, leaders))
+        return np.round(costs, 1), candidates  # in square pixels: a rounding speck is no overlap
 
-    # Words in a crowd that no side leaves free go out on leaders. Placed after the words around
-    # them, their leaders would have to cross those words; so the words are placed again, those
-    # that needed a leader first (each time the most crowded first).
-    by_crowd = np.argsort(-crowd, kind="stable")
-    labels = greedy(by_crowd)
-    on_leader = np.array([label.anchor is not None for label in labels])
-    if on_leader.any():
-        labels = greedy(np.concatenate([by_crowd[on_leader[by_crowd]], by_crowd[~on_leader[by_crowd]]]))
-    return labels
+    def take(index: int, choice: int, candidates: list) -> None:
+        """Word ``index`` takes place ``choice``: its label box and leader, per plot area."""
+        chosen[index] = choice
+        for area_index, (candidate_boxes, leaders) in enumerate(candidates):
+            boxes[area_index][index] = candidate_boxes[choice]
+            leader = leaders[choice]
+            lines[area_index][index] = leader[~np.isnan(leader[:, 0])]
+
+    boxes = [np.zeros((len(words), 4)) for _ in layouts]  # per plot area: each word's label box
+    lines = [[np.empty((0, 2))] * len(words) for _ in layouts]  # and the points of its leader
+    chosen = np.full(len(words), -1)
+    # Greedy: the most crowded words first, each where it costs least given those before it (the
+    # first of equal costs: beside the point before a leader). Then, while it helps, each word
+    # in turn moves where it costs least given all the others: a word that went out on a leader
+    # after its neighbours had taken the sides around it may find a better way out.
+    order = np.argsort(-crowd, kind="stable")
+    for index in order:
+        costs, candidates = costs_of_places(index, chosen >= 0)
+        take(index, int(np.argmin(costs)), candidates)
+    for _ in range(REPAIR_ROUNDS):
+        moved = False
+        for index in order:
+            costs, candidates = costs_of_places(index, chosen >= 0)
+            best = int(np.argmin(costs))
+            if costs[best] < costs[chosen[index]]:
+                take(index, best, candidates)
+                moved = True
+        if not moved:
+            break
+    return [Label(sides[choice], None if lengths[choice] == 0
+                  else tuple(float(v) for v in coords[index] + shifts[choice]))
+            for index, choice in enumerate(chosen)]
