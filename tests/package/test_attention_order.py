@@ -66,7 +66,7 @@ def test_causal_mask_breaks_permutation_equivariance_unmasked_keeps_it(vocab):
     model = make_model(vocab)
     experiment = attention_order.causal_order_experiment("dog bites man", "man bites dog", vocab, model)
     assert experiment.perm == [2, 1, 0]
-    assert experiment.gap("unmasked") < 1e-6  # lesson 5: "below 1e-06, float32 rounding"
+    assert experiment.gap("unmasked") < 1e-6  # lesson 5: "below 10⁻⁶, float32 rounding"
     assert experiment.gap("causal") > 0.1
     first = experiment.weights["causal"][0]
     assert first[0].tolist() == [1.0, 0.0, 0.0]  # the first token sees only itself

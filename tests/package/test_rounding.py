@@ -25,7 +25,7 @@ def test_the_bound_is_above_the_error_and_the_next_power_down_is_not(exponent):
 
 
 def test_no_bound_is_finer_than_the_type_resolves():
-    # float32's epsilon is 1.2e-07: every float32 rounding error is "below 1e-06".
+    # float32's epsilon is 1.2e-07: every float32 rounding error is "below 10⁻⁶".
     for error in (0.0, 6.0e-08, 1.2e-07, 3.0e-08):
         assert rounding.power_of_ten_above(error, torch.float32) == pytest.approx(1e-6, rel=1e-12)
     assert rounding.power_of_ten_above(2.7e-06, torch.float32) == pytest.approx(1e-5, rel=1e-12)
@@ -44,3 +44,16 @@ def test_an_error_that_is_not_a_number_at_least_zero_is_refused(bad):
 def test_a_dtype_that_is_not_a_float_type_is_refused(bad):
     with pytest.raises(ValueError, match=r"dtype must be a floating-point torch\.dtype"):
         rounding.power_of_ten_above(1e-13, bad)
+
+
+@pytest.mark.parametrize("bound, text", [(1e-6, "10⁻⁶"), (1e-12, "10⁻¹²"), (1e-15, "10⁻¹⁵"), (1.0, "10⁰"),
+                                         (1000.0, "10³")])
+def test_a_bound_is_written_as_a_power_of_ten(bound, text):
+    assert rounding.written(bound) == text
+    assert rounding.written(rounding.power_of_ten_above(bound / 2)) == text
+
+
+@pytest.mark.parametrize("bad", [0.0, 2e-6, 3.0, -1e-6, float("nan")])
+def test_only_a_power_of_ten_is_written_as_one(bad):
+    with pytest.raises(ValueError, match="bound must be"):
+        rounding.written(bad)

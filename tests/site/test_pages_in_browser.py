@@ -659,6 +659,18 @@ def _launch_targets(page) -> list[str]:
     return targets
 
 
+# A number in Python's exponent form ("1e-06") in the prose, where the course writes a power of
+# ten as one ("10⁻⁶", rounding.written); an exercise's answer box may show the form to type
+E_NOTATION = r"""() => [...document.querySelectorAll('article :is(p, li, td, th, figcaption)')]
+    .filter(block => !block.closest('.course-self-check'))
+    .flatMap(block => block.textContent.match(/(?<![\w.])\d+(?:\.\d+)?e[-+]?\d+\b/g) || [])"""
+
+
+def test_a_power_of_ten_is_written_as_one(page_visit):
+    docname, result = page_visit
+    assert result.page.evaluate(E_NOTATION) == [], f"{docname}: write 10⁻⁶ (rounding.written), not 1e-06"
+
+
 def test_launch_links_open_notebooks_that_exist(page_visit):
     docname, result = page_visit
     if not (REPO_ROOT / f"{docname}.md").read_text().count("kernelspec:"):
