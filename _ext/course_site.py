@@ -27,6 +27,7 @@ import html
 import json
 import logging
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -35,6 +36,7 @@ import course_outputs
 import first_paint
 import page_images
 import release_info
+from docutils import nodes
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
@@ -54,6 +56,7 @@ PLOTLY_BUNDLES = {
                            "surface", "volume"},
 }
 FULL_BUNDLE = "plotly.min.js"
+HYPHENATED = re.compile(r"\S*\w-\w\S*")  # a word with a hyphen inside it: "LLaMA-2-7B", "1,024-2,048"
 DESCRIPTION_LENGTH = 155
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/.
@@ -250,6 +253,23 @@ def number_figures_per_lesson(app, env) -> list[str]:
     return []
 
 
+def keep_hyphenated_words_whole(app, doctree, docname) -> None:
+    """A word with a hyphen in a table cell ("LLaMA-2-7B") stays on one line (class
+    ``course-unbroken``): a phone's narrow column would break it after each hyphen. The cell
+    still wraps at its spaces."""
+    for entry in list(doctree.findall(nodes.entry)):
+        for text in list(entry.findall(nodes.Text)):
+            if isinstance(text.parent, nodes.literal) or not HYPHENATED.search(text.astext()):
+                continue
+            pieces, start = [], 0
+            for match in HYPHENATED.finditer(text.astext()):
+                pieces += [nodes.Text(text.astext()[start:match.start()]),
+                           nodes.inline(match[0], match[0], classes=["course-unbroken"])]
+                start = match.end()
+            pieces.append(nodes.Text(text.astext()[start:]))
+            text.parent.replace(text, [piece for piece in pieces if piece.astext()])
+
+
 class NotebookClientWarnings(logging.Handler):
     """Pass the notebook client's own warnings (a lost output, an unhandled message) on as
     Sphinx warnings, so that the strict build fails on them. Left alone, the client logs to
@@ -279,6 +299,7 @@ def setup(app):
     app.connect("config-inited", on_config_inited)
     app.connect("builder-inited", code_spans.use_lean_listings)  # no spans that change nothing
     app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
+    app.connect("doctree-resolved", keep_hyphenated_words_whole)
     app.connect("html-page-context", on_page_context)
     app.connect("html-page-context", on_page_context_late, priority=900)
     app.connect("html-page-context", first_paint.on_page_context, priority=950)  # after every asset

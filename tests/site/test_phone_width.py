@@ -120,6 +120,31 @@ def test_a_number_keeps_its_unit_on_its_line(phone_visit):
         f"{docname}: join each with a no-break space (a percentage with none: 24%)")
 
 
+# A word with a hyphen in a table cell ("LLaMA-2-7B") broken across lines after its hyphen
+HYPHEN_BREAKS = r"""() => {
+    const broken = [];
+    for (const cell of document.querySelectorAll('article :is(td, th)')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent.matchAll(/\w-\w/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + 3);
+                const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                     .map(r => Math.round(r.top)));
+                if (tops.size > 1) broken.push(cell.textContent.trim());
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+def test_a_hyphenated_word_in_a_table_stays_on_one_line(phone_visit):
+    docname, result = phone_visit
+    assert result.page.evaluate(HYPHEN_BREAKS) == [], f"{docname} at 390 px: a word broken after its hyphen"
+
+
 def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
     docname, result = phone_visit
     problems = figure_label_problems(result.page)
