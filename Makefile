@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 
 
-.PHONY: site book page venv lock sync vendor browser test check lint notebooks serve bench bench-notebooks clean
+.PHONY: site book page venv lock sync vendor browser test check lint notebooks serve bench clean
 
 site: book ## build the site into _build/html
 
@@ -142,9 +142,6 @@ $(LIGHTHOUSE): tools/bench-js/package.json tools/bench-js/package-lock.json
 
 bench: venv vendor browser $(LIGHTHOUSE) ## cold and no-change build times; Lighthouse per page (PAGES=..., RUNS=3)
 	CHROME_PATH=$(CHROMIUM) $(PY) tools/bench.py $(BENCH_ARGS) $(BENCH_FLAGS)
-
-bench-notebooks: venv ## every twin 10 times with plain `jupyter nbconvert --execute`; fails on a hang (RUNS=..., NOTEBOOKS=...)
-	$(PY) tools/bench_notebooks.py $(if $(RUNS),--runs $(RUNS)) $(NOTEBOOKS)
 
 clean: ## remove build output (keeps .venv and .vendor)
 	rm -rf _build
