@@ -8,6 +8,7 @@
   that ``math_svg.py`` registers; no page loads MathJax.
 * Every page gets a meta description: its first paragraph.
 * Images load lazily, with their size given (``page_images.py``).
+* A word with a hyphen in a table cell ("LLaMA-2-7B") stays on one line.
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * The package's figures and exercises are drawn by the site's MIME renderers

@@ -46,7 +46,7 @@ SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def written(bound: float) -> str:
-    """A power of ten as prose writes it: "10⁻⁶" for 1e-06 (Python's own form), "10³" for 1000.
+    """A power of ten as prose writes it: "10⁻⁶" for 1e-06 (as Python prints it), "10³" for 1000.
 
     Args:
         bound: a whole power of ten, such as :func:`power_of_ten_above` returns.
