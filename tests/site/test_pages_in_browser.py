@@ -6,6 +6,7 @@ the test, so a page that needs a CDN cannot pass.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -437,27 +438,47 @@ FIGURE_LABELS = r"""gd => {
             && !el.closest('.hoverlayer');
     }).map(el => {
         const box = el.getBoundingClientRect();
-        const angle = ((el.getAttribute('transform') || '').match(/rotate\((-?[\d.]+)/) || [0, 0])[1];
+        // the text's own box, turned as it is drawn: its four corners on the screen
+        const own = el.getBBox(), matrix = el.getScreenCTM();
+        const corners = [[own.x, own.y], [own.x + own.width, own.y],
+                         [own.x + own.width, own.y + own.height], [own.x, own.y + own.height]]
+            .map(([x, y]) => [matrix.a * x + matrix.c * y + matrix.e,
+                              matrix.b * x + matrix.d * y + matrix.f]);
         return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
-                bottom: box.bottom, title: el.classList.contains('gtitle'), turned: angle % 90 !== 0};
+                bottom: box.bottom, title: el.classList.contains('gtitle'), corners};
     });
 }"""
 TOLERANCE = 1.0  # px: boxes that only touch do not count
 
 
-def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
-    """Pairs of labels whose boxes overlap. Two labels both turned aslant (tick labels at 30 or
-    45 degrees, not upright at 90) are left out: their boxes overlap though their letters do not."""
-    pairs = []
-    for i, first in enumerate(labels):
-        for second in labels[i + 1:]:
-            if first.get("turned") and second.get("turned"):
+def _corners(label: dict) -> list[tuple[float, float]]:
+    """A label's four corners on the screen: its turned box when known, else its upright box."""
+    if "corners" in label:
+        return label["corners"]
+    return [(label["left"], label["top"]), (label["right"], label["top"]),
+            (label["right"], label["bottom"]), (label["left"], label["bottom"])]
+
+
+def _boxes_overlap(first: list, second: list) -> bool:
+    """Whether two boxes (four corners each, turned or not) share more than TOLERANCE px across
+    every direction that could separate them (their edges' normals)."""
+    for box in (first, second):
+        for (x0, y0), (x1, y1) in zip(box, box[1:] + box[:1], strict=True):
+            length = math.hypot(x1 - x0, y1 - y0)
+            if length == 0:
                 continue
-            width = min(first["right"], second["right"]) - max(first["left"], second["left"])
-            height = min(first["bottom"], second["bottom"]) - max(first["top"], second["top"])
-            if width > TOLERANCE and height > TOLERANCE:
-                pairs.append((first["text"], second["text"]))
-    return pairs
+            normal = ((y0 - y1) / length, (x1 - x0) / length)
+            spans = [[px * normal[0] + py * normal[1] for px, py in corners] for corners in (first, second)]
+            if min(max(spans[0]), max(spans[1])) - max(min(spans[0]), min(spans[1])) <= TOLERANCE:
+                return False
+    return True
+
+
+def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of labels whose boxes overlap: boxes turned as their text is drawn (tick labels
+    at 30 or 45 degrees), so that two turned labels side by side count only when they touch."""
+    return [(first["text"], second["text"]) for i, first in enumerate(labels) for second in labels[i + 1:]
+            if _boxes_overlap(_corners(first), _corners(second))]
 
 # The words written beside a map's points (scatter text)
 POINT_LABELS = r"""gd => [...gd.querySelectorAll('.scatterlayer .textpoint text')]
