@@ -153,8 +153,18 @@ def _tolerance_text(kind: dict) -> str:
     if kind.get("whole") or kind["tolerance"] == 0:
         return "exactly"
     if kind["relative"]:
-        return f"to within {kind['tolerance'] * 100:g}%"
-    return f"to within ±{kind['tolerance']:g}"
+        return f"to within {_written(kind['tolerance'] * 100)}%"
+    return f"to within ±{_written(kind['tolerance'])}"
+
+
+def _written(number: float) -> str:
+    """A number as the prose writes it: 0.001 as it is, 1e-06 as 10⁻⁶ (``rounding.written``)."""
+    text = f"{number:g}"
+    if "e" not in text:
+        return text
+    from embedding_course import rounding
+
+    return rounding.written(number)
 
 
 def _shape(values) -> tuple[int, ...]:

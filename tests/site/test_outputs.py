@@ -118,6 +118,18 @@ def test_the_format_states_the_tolerance():
     assert "±0.001" in answer_format(lesson_7.beyond_mean_exercise())
 
 
+def test_a_small_tolerance_is_written_as_a_power_of_ten():
+    def tolerance_of(tolerance, relative=False) -> str:
+        answer = engine.Number(expected=0.0, tolerance=tolerance, relative=relative)
+        return answer_format(engine.Exercise(name="x", answer=answer, hint="", success=""))
+
+    assert tolerance_of(1e-6).endswith("checked to within ±10⁻⁶.")
+    assert tolerance_of(1e-8, relative=True).endswith("checked to within 10⁻⁶%.")
+    assert tolerance_of(1e-4).endswith("checked to within ±0.0001.")
+    with pytest.raises(ValueError, match="whole power of ten"):
+        tolerance_of(2e-6)
+
+
 def test_the_format_reads_right_for_one_word_one_number_and_a_mask():
     def asked(answer) -> str:
         return answer_format(engine.Exercise(name="x", answer=answer, hint="", success=""))
