@@ -141,6 +141,23 @@ def test_the_word_maps_write_each_word_where_place_labels_puts_it():
     assert sum(label.anchor is not None for label in labels) >= 3
 
 
+def test_a_word_map_says_which_plot_areas_its_words_were_placed_for():
+    """The plot areas are measured constants; each map carries its own (phone, desktop), which
+    the browser tests compare with the map as drawn."""
+    coords, _ = projection.project(_cloud(count=4), 3)
+    words, groups = list("abcd"), ["g", "g", "h", "h"]
+
+    def areas(figure):
+        return (figure.layout.meta or {}).get(word_labels.PLOT_AREAS_META)
+
+    assert areas(glove_figures.scatter_figure(coords[:, :2], words, groups)) == [
+        list(area) for area in word_labels.PLOT_AREAS]
+    assert areas(glove_figures.scatter_figure(coords[:, :2], words, groups, show_text=False)) is None
+    assert areas(glove_figures.scatter_figure(coords, words, groups)) is None  # 3-D: no words placed
+    slider = glove_figures.training_slider_figure([coords * 0.5, coords], [0, 1], words, groups)
+    assert areas(slider) == [list(area) for area in word_labels.SLIDER_PLOT_AREAS]
+
+
 def test_fixed_basis_moves_points_only_as_the_data_move():
     final = _cloud(seed=1, count=10)
     snapshots = [final * 0.1, final * 0.5, final]
@@ -173,6 +190,8 @@ def test_explorer_figure_checks_its_inputs():
     positions = {"a": np.zeros((2, 2)), "b": np.ones((2, 2))}
     figure = glove_figures.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], neighbours, positions)
     assert len(figure.layout.updatemenus[0].buttons) == 2
+    assert figure.layout.meta[word_labels.PLOT_AREAS_META] == [
+        list(area) for area in word_labels.EXPLORER_PLOT_AREAS]
     with pytest.raises(ValueError, match="no neighbours given for \\['b'\\]"):
         glove_figures.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], {"a": []}, positions)
     with pytest.raises(ValueError, match="start word 'z'"):

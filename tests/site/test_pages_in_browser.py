@@ -666,6 +666,39 @@ def test_every_step_of_a_control_draws_its_words_apart(page_visit):
     assert problems == [], f"{docname}:\n" + "\n".join(problems[:10])
 
 
+# Lesson 6's word maps place their words for plot areas measured in a browser (phone, desktop:
+# word_labels.PLOT_AREAS and the two beside it), which each map carries in its layout.meta. A
+# change to a map's height or margins makes them stale: the words would then be placed for
+# another map than the one drawn.
+WORD_MAPS = {"book/lessons/06_seeing_embeddings": 3}
+PLOT_AREA_TOLERANCE = 3  # px
+PLOT_AREAS_DRAWN = """([index, tolerance]) => [...document.querySelectorAll('.course-plot')]
+    .filter(gd => gd._fullLayout.meta && gd._fullLayout.meta.label_plot_areas)
+    .map(gd => {
+        const placed = gd._fullLayout.meta.label_plot_areas[index];
+        const drawn = [gd._fullLayout.xaxis._length, gd._fullLayout.yaxis._length].map(Math.round);
+        const off = drawn.some((length, axis) => Math.abs(length - placed[axis]) > tolerance);
+        return off ? `${gd.id}: words placed for ${placed.join(' x ')} px, `
+                     + `map drawn at ${drawn.join(' x ')} px` : '';
+    })"""
+
+
+def plot_area_problems(page, docname: str, index: int) -> list[str]:
+    """Each word map on the page drawn at the plot area its words were placed for (``index``:
+    0 on a phone, 1 on a desktop); a page with another number of maps than WORD_MAPS says."""
+    draw_every_figure(page)
+    maps = page.evaluate(PLOT_AREAS_DRAWN, [index, PLOT_AREA_TOLERANCE])
+    if len(maps) != WORD_MAPS.get(docname, 0):
+        return [f"{len(maps)} word maps, WORD_MAPS expects {WORD_MAPS.get(docname, 0)}"]
+    return [problem for problem in maps if problem]
+
+
+def test_word_maps_are_drawn_at_the_plot_areas_their_words_were_placed_for(page_visit):
+    docname, result = page_visit
+    problems = plot_area_problems(result.page, docname, 1)
+    assert problems == [], f"{docname} at 1280 px:\n" + "\n".join(problems)
+
+
 def _launch_targets(page) -> list[str]:
     hrefs = page.evaluate("""() => [...document.querySelectorAll('a')].map(a => a.href)
         .filter(h => h.includes('colab') || h.includes('binder'))""")

@@ -15,6 +15,7 @@ from .test_pages_in_browser import (
     DOCNAMES,
     draw_every_figure,
     figure_label_problems,
+    plot_area_problems,
     step_word_problems,
     visit,
 )
@@ -157,6 +158,12 @@ def test_every_step_of_a_control_draws_its_words_apart_on_a_phone(phone_visit):
     docname, result = phone_visit
     problems = step_word_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems[:10])
+
+
+def test_word_maps_are_drawn_at_the_plot_areas_their_words_were_placed_for_on_a_phone(phone_visit):
+    docname, result = phone_visit
+    problems = plot_area_problems(result.page, docname, 0)
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
 
 
 FIGURE_HEIGHTS = """() => [...document.querySelectorAll('.course-plot')]

@@ -16,6 +16,7 @@ from embedding_course.figures.word_labels import (
     Label,
     axis_ranges,
     place_labels,
+    record_plot_areas,
 )
 from embedding_course.glove import WordVectors
 from embedding_course.projection import PCA
@@ -154,6 +155,8 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
     else:
         figure.update_xaxes(title_text=titles[0], zeroline=False, range=ranges[0], autorange=False)
         figure.update_yaxes(title_text=titles[1], zeroline=False, range=ranges[1], autorange=False)
+        if show_text:
+            record_plot_areas(figure, PLOT_AREAS)
     return figure
 
 
@@ -193,6 +196,7 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
                         title_text=f"PC1 of the final step ({100 * pca.explained_variance_ratio[0]:.0f}%)")
     figure.update_yaxes(range=ranges[1], autorange=False, zeroline=False,
                         title_text=f"PC2 of the final step ({100 * pca.explained_variance_ratio[1]:.0f}%)")
+    record_plot_areas(figure, SLIDER_PLOT_AREAS)
     return figure
 
 
@@ -317,6 +321,7 @@ def neighbour_explorer_figure(
                         title_text=pca.axis_title(1) if pca is not None else "PC2")
     figure.update_xaxes(range=[0, 1], row=1, col=2,
                         title_text=f"cosine in all {dim} dimensions" if dim else "cosine similarity")
+    record_plot_areas(figure, EXPLORER_PLOT_AREAS)
     return figure
 
 

@@ -38,10 +38,15 @@ ASCENT, DESCENT = 0.95, 0.3  # of the font size
 LETTER_WIDTH, WIDTH_PAD = 0.62, 3.0  # of the font size; px
 # The plot areas (pixels) of lesson 6's maps on a phone (390 px) and on a desktop, about: the
 # word map (600 px high), the training explorer (its slider takes some of the height), and the
-# neighbour explorer's map (beside its bars on a desktop, above them on a phone).
+# neighbour explorer's map (beside its bars on a desktop, above them on a phone). Each map
+# carries its own in its layout (record_plot_areas), and the browser tests fail when a map is
+# drawn at another size: measure again after changing a map's height or margins.
 PLOT_AREAS = ((266, 427), (581, 422))
 SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
 EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))
+# A figure whose words were placed for plot areas says so in its ``layout.meta``
+# (:func:`record_plot_areas`), so that a browser can check it is drawn at them.
+PLOT_AREAS_META = "label_plot_areas"
 LEADER_LENGTHS = (16, 28, 42, 58)  # px on the first (narrowest) plot area: how far out a word may go
 LEADER_DIRECTIONS = 24  # evenly spread, from pointing right
 # What a place costs, in square pixels of label covered, summed over the plot areas:
@@ -109,6 +114,12 @@ def _side_towards(direction: np.ndarray) -> str:
     lies beyond the end of a leader going that way."""
     step = [int(np.sign(value)) if abs(value) > 0.4 else 0 for value in direction]
     return next(side for side, away in LABEL_SIDES.items() if list(away) == step)
+
+
+def record_plot_areas(figure, plot_areas: Sequence[tuple[float, float]]) -> None:
+    """Write into ``figure.layout.meta`` the plot areas (phone, desktop) its words were placed
+    for: they are measured, and a change to the figure's size or margins makes them stale."""
+    figure.update_layout(meta={PLOT_AREAS_META: [list(area) for area in plot_areas]})
 
 
 def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[float]] | None = None,
