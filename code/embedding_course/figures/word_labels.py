@@ -40,7 +40,8 @@ LETTER_WIDTH, WIDTH_PAD = 0.62, 3.0  # of the font size; px
 # word map (600 px high), the training explorer (its slider takes some of the height), and the
 # neighbour explorer's map (beside its bars on a desktop, above them on a phone). Each map
 # carries its own in its layout (record_plot_areas), and the browser tests fail when a map is
-# drawn at another size: measure again after changing a map's height or margins.
+# drawn at another size in the state it opens with: measure again after changing a map's
+# height or margins.
 PLOT_AREAS = ((266, 427), (581, 422))
 SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
 EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))
