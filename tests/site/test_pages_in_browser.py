@@ -677,8 +677,10 @@ PLOT_AREA_TOLERANCE = 3  # px
 PLOT_AREAS_DRAWN = """async ([index, tolerance]) => {
     const maps = [...document.querySelectorAll('.course-plot')]
         .filter(gd => gd._fullLayout.meta && gd._fullLayout.meta.label_plot_areas);
-    for (const gd of maps) {  // back to the state the map opens with (other tests move it)
-        const control = (gd.layout.updatemenus || [])[0] || (gd.layout.sliders || [])[0];
+    for (const gd of maps) {  // back to the state the map opens with, as shipped (other tests move it)
+        const holder = document.querySelector(`script.course-plot-spec[data-for="${gd.id}"]`);
+        const shipped = (await (await fetch(holder.dataset.src)).json()).layout;
+        const control = (shipped.updatemenus || [])[0] || (shipped.sliders || [])[0];
         const step = control && (control.buttons || control.steps)[control.active || 0];
         if (step) await Plotly[step.method](gd, ...step.args);
     }
