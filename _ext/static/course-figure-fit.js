@@ -9,6 +9,7 @@
   'use strict';
   var NARROW = 600;  // px: below this width the layout is adjusted for a phone
   var CHAR_WIDTH = 0.6;  // of the font size: the width of an average character
+  var TICK_ROOM = 16;  // px beside a y axis's tick labels: its tick, the gaps (Plotly's automargin)
 
   // Break text at spaces (keeping its own <br>) into lines of at most maxChars characters.
   function wrap(text, maxChars) {
@@ -53,8 +54,52 @@
     });
   }
 
+  // The width of `text` in px: measured in the browser's own font, estimated elsewhere (the
+  // build's heights do not depend on it).
+  var canvas = null;
+  function textWidth(text, fontSize, family) {
+    if (typeof document === 'undefined') { return text.length * fontSize * CHAR_WIDTH; }
+    canvas = canvas || document.createElement('canvas').getContext('2d');
+    canvas.font = fontSize + 'px ' + (family || 'sans-serif');
+    return canvas.measureText(text).width;
+  }
+
+  // The widest category name (px) that the traces of `panel` can show on its y axis, when a
+  // step of the figure's menus or sliders restyles their `y` with new names; 0 when none does
+  // (Plotly's automargin fits names that do not change).
+  function changingNames(data, layout, panel, fontSize) {
+    var family = (layout.font || {}).family, widest = 0, changed = false;
+    var onPanel = function (index) {
+      var trace = data[index] || {};
+      return (trace.xaxis || 'x') === panel.xRef && (trace.yaxis || 'y') === panel.yRef;
+    };
+    var measure = function (values) {
+      (Array.isArray(values) ? values : []).forEach(function (value) {
+        if (typeof value === 'string') { widest = Math.max(widest, textWidth(value, fontSize, family)); }
+      });
+    };
+    (layout.sliders || []).concat(layout.updatemenus || []).forEach(function (control) {
+      (control.steps || control.buttons || []).forEach(function (step) {
+        var args = step.args || [], change = args[0];
+        if (!change || !Array.isArray(change.y)) { return; }
+        // restyle(changes, traces), update(changes, layout changes, traces); no traces: all
+        var traces = (step.method === 'update' ? args[2] : args[1]);
+        traces = traces === undefined ? data.map(function (trace, index) { return index; }) : [].concat(traces);
+        traces.forEach(function (index, k) {
+          if (onPanel(index)) { changed = true; measure(change.y[k]); }
+        });
+      });
+    });
+    if (!changed) { return 0; }
+    data.forEach(function (trace, index) { if (onPanel(index)) { measure(trace.y); } });
+    return widest;
+  }
+
   // Put side-by-side subplots one under the other, with their titles and colour bars.
-  function stack(data, layout, panels, plotHeight, margin) {
+  // Stacked, they share the left margin. A panel whose names change with the controls keeps
+  // the room for its widest name inside its own width, so that the margin, and with it the
+  // width of every panel, stays the same as a reader moves the controls.
+  function stack(data, layout, panels, plotHeight, margin, plotWidth, fontSize) {
     var GAP = 112;  // px between panels: the panel's tick labels and the next one's title
     panels.sort(function (a, b) { return (b.y[1] - a.y[1]) || (a.x[0] - b.x[0]); });
     panels.forEach(function (panel) {
@@ -66,7 +111,9 @@
       panel.top = 1 - offset / newPlot;
       panel.bottom = panel.top - panel.px / newPlot;
       offset += panel.px + GAP;
-      layout[panel.xKey] = Object.assign({}, layout[panel.xKey], {domain: [0, 1]});
+      var names = changingNames(data, layout, panel, fontSize);
+      panel.left = Math.min(0.5, Math.max(0, Math.ceil(names) + TICK_ROOM - margin.l) / plotWidth);
+      layout[panel.xKey] = Object.assign({}, layout[panel.xKey], {domain: [panel.left, 1]});
       layout[panel.yKey] = Object.assign({}, layout[panel.yKey], {domain: [panel.bottom, panel.top]});
     });
     (layout.annotations || []).forEach(function (note, index) {
@@ -76,7 +123,8 @@
       });
       if (!panel) { return; }
       layout.annotations[index] = Object.assign({}, note, {
-        x: (note.x - panel.x[0]) / (panel.x[1] - panel.x[0]), y: panel.top, yanchor: 'bottom'});
+        x: panel.left + (1 - panel.left) * (note.x - panel.x[0]) / (panel.x[1] - panel.x[0]),
+        y: panel.top, yanchor: 'bottom'});
     });
     data.forEach(function (trace) {
       var panel = panels.find(function (p) {
@@ -157,7 +205,7 @@
     var extraTop = wrapMenus(layout, above, plotWidth);
     var panels = subplots(layout);
     if (panels.length > 1 && sideBySide(panels)) {
-      height = stack(data, layout, panels, plotHeight, margin);
+      height = stack(data, layout, panels, plotHeight, margin, plotWidth, fontSize);
       plotHeight = height - margin.t - margin.b;
     }
     // What sits above the plot keeps its distance in px, however tall the plot became.

@@ -94,7 +94,7 @@ def test_a_crowded_cluster_takes_leaders_and_no_word_covers_another(seed):
 @pytest.mark.parametrize("seed", range(1, 7))
 def test_a_word_and_its_eight_neighbours_fit_the_phone_explorer(seed):
     """Lesson 6's neighbour explorer: a word (a large star) and eight neighbours close around it,
-    on a map whose axes span the whole vocabulary, in a plot 259 px wide and 191 px high at a
+    on a map whose axes span the whole vocabulary, in a plot 266 px wide and 202 px high at a
     12 px font: no word covers another at either plot size, each word kept clear of its own
     marker by that marker's radius."""
     rng = np.random.default_rng(seed)
@@ -118,3 +118,16 @@ def test_the_same_places_from_float32_and_float64():
     double = word_labels.place_labels(coords, words)
     assert [label.side for label in single] == [label.side for label in double]
     assert [label.anchor is None for label in single] == [label.anchor is None for label in double]
+
+
+def test_the_order_of_the_plot_areas_does_not_change_the_places():
+    """Leaders are as long as LEADER_LENGTHS on the smallest plot area, whichever comes first, so
+    a figure may list its areas (phone, desktop, narrower phones) in the order it records them."""
+    rng = np.random.default_rng(4)
+    coords = np.vstack([rng.normal(scale=0.05, size=(8, 2)), rng.normal(size=(12, 2))])
+    words = [f"word{i}" for i in range(20)]
+    areas = word_labels.EXPLORER_PLOT_AREAS
+    forward = word_labels.place_labels(coords, words, plot_areas=areas, font_px=12)
+    backward = word_labels.place_labels(coords, words, plot_areas=areas[::-1], font_px=12)
+    assert any(label.anchor is not None for label in forward)  # the crowd needs leaders
+    assert forward == backward

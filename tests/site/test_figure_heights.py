@@ -67,3 +67,43 @@ def test_fitting_a_figure_to_a_phone_copies_what_it_changes_and_leaves_the_figur
     assert "<br>" in fitted["layout"]["sliders"][0]["steps"][0]["args"][1]["title.text"]
     assert fitted["layout"]["sliders"][0]["steps"][0]["args"][0] == {"visible": [True, False]}
     assert fitted["layout"]["height"] > figure["layout"]["height"]
+
+
+def _fit_in_node(figure: dict, width: int) -> dict:
+    script = ("const fit = require(process.argv[1]); const figure = JSON.parse(process.argv[2]);"
+              "console.log(JSON.stringify(fit.fitToWidth(figure, Number(process.argv[3]))));")
+    fit = REPO_ROOT / "_ext" / "static" / "course-figure-fit.js"
+    result = subprocess.run(["node", "-e", script, str(fit), json.dumps(figure), str(width)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def test_stacked_bars_whose_names_change_keep_their_room_and_leave_the_margin_alone():
+    """Stacked on a phone, a map and bars share the left margin; Plotly would widen it for the
+    longest name the bars show, so the map would change width with the menu. The bars keep the
+    room for the widest name any step shows inside their own width instead."""
+    long_name = "writer-in-residence"
+    figure = {
+        "data": [{"type": "scatter", "x": [0, 1], "y": [0, 1], "xaxis": "x", "yaxis": "y"},
+                 {"type": "bar", "orientation": "h", "x": [0.5, 0.7], "y": ["king", "queen"],
+                  "xaxis": "x2", "yaxis": "y2"}],
+        "layout": {"height": 400, "margin": {"l": 60},
+                   "xaxis": {"domain": [0, 0.55]}, "yaxis": {"domain": [0, 1]},
+                   "xaxis2": {"domain": [0.65, 1], "anchor": "y2"},
+                   "yaxis2": {"domain": [0, 1], "anchor": "x2"},
+                   "updatemenus": [{"y": 1.1, "buttons": [
+                       {"method": "update", "label": "king",
+                        "args": [{"y": [[0, 1], ["king", "queen"]]}, {}, [0, 1]]},
+                       {"method": "update", "label": "librarian",
+                        "args": [{"y": [[1, 0], [long_name, "archivist"]]}, {}, [0, 1]]}]}]},
+    }
+    fitted = _fit_in_node(figure, 390)["layout"]
+    assert fitted["margin"]["l"] == 50  # as for any figure on a phone: not widened for the names
+    assert fitted["xaxis"]["domain"] == [0, 1]  # the map keeps the whole width
+    plot_width = 390 - 50 - fitted["margin"]["r"]
+    room = fitted["xaxis2"]["domain"][0] * plot_width + fitted["margin"]["l"]
+    assert room >= len(long_name) * 11 * 0.6  # the widest name fits left of the bars (estimated in node)
+    fixed = json.loads(json.dumps(figure))  # no step renames the bars: Plotly's automargin fits them
+    del fixed["layout"]["updatemenus"]
+    fixed["data"][1]["y"] = [long_name, "archivist"]
+    assert _fit_in_node(fixed, 390)["layout"]["xaxis2"]["domain"] == [0, 1]

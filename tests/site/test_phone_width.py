@@ -153,7 +153,7 @@ def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
 
 
 def test_every_step_of_a_control_draws_its_words_apart_on_a_phone(phone_visit):
-    """Lesson 6's neighbour explorer puts a word's eight neighbours on a map 259 px wide: at each
+    """Lesson 6's neighbour explorer puts a word's eight neighbours on a map 266 px wide: at each
     step checked, every word drawn and none on another."""
     docname, result = phone_visit
     problems = step_word_problems(result.page)

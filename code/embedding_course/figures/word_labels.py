@@ -38,13 +38,14 @@ ASCENT, DESCENT = 0.95, 0.3  # of the font size
 LETTER_WIDTH, WIDTH_PAD = 0.62, 3.0  # of the font size; px
 # The plot areas (pixels) of lesson 6's maps on a phone (390 px) and on a desktop, about: the
 # word map (600 px high), the training explorer (its slider takes some of the height), and the
-# neighbour explorer's map (beside its bars on a desktop, above them on a phone). Each map
+# neighbour explorer's map (beside its bars on a desktop, above them on a phone, where the
+# narrower phones of 375 and 360 px follow: its eight neighbours crowd it most). Each map
 # carries its own in its layout (record_plot_areas), and the browser tests fail when a map is
-# drawn at another size in the state it opens with: measure again after changing a map's
+# drawn at another size at any step of its controls: measure again after changing a map's
 # height or margins.
 PLOT_AREAS = ((266, 427), (581, 422))
 SLIDER_PLOT_AREAS = ((266, 302), (581, 300))
-EXPLORER_PLOT_AREAS = ((259, 191), (325, 367))
+EXPLORER_PLOT_AREAS = ((266, 202), (325, 367), (251, 191), (236, 180))
 # A figure whose words were placed for plot areas says so in its ``layout.meta``
 # (:func:`record_plot_areas`), so that a browser can check it is drawn at them.
 PLOT_AREAS_META = "label_plot_areas"
@@ -118,8 +119,9 @@ def _side_towards(direction: np.ndarray) -> str:
 
 
 def record_plot_areas(figure, plot_areas: Sequence[tuple[float, float]]) -> None:
-    """Write into ``figure.layout.meta`` the plot areas (phone, desktop) its words were placed
-    for: they are measured, and a change to the figure's size or margins makes them stale."""
+    """Write into ``figure.layout.meta`` the plot areas (phone, desktop, then any others) its
+    words were placed for: they are measured, and a change to the figure's size or margins
+    makes them stale."""
     figure.update_layout(meta={PLOT_AREAS_META: [list(area) for area in plot_areas]})
 
 
@@ -133,7 +135,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
         words: the label of each point.
         ranges: the x and y ranges of the axes (default: :func:`axis_ranges` of the points).
         plot_areas: the (width, height) in pixels of the plot areas the figure is drawn at;
-            leader lengths are measured on the first.
+            leader lengths are measured on the smallest.
         font_px: the labels' font size in pixels.
         marker_px: the markers' radius in pixels: one for all, or one per point.
     Returns:
@@ -161,7 +163,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
 
     # Every place a word may take (C of them): beside its point, on each of the eight sides; or
     # at the end of a leader, in each of LEADER_DIRECTIONS directions and of LEADER_LENGTHS on the
-    # first plot area (the others stretch it as their scale differs), on the side facing away.
+    # smallest plot area (the others stretch it as their scale differs), on the side facing away.
     angles = 2 * np.pi * np.arange(LEADER_DIRECTIONS) / LEADER_DIRECTIONS
     directions = np.stack([np.cos(angles), np.sin(angles)], axis=1)  # (D, 2)
     leader_sides = [_side_towards(direction) for direction in directions]
@@ -169,7 +171,8 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
     lengths = np.concatenate([np.zeros(len(LABEL_SIDES)), np.repeat(LEADER_LENGTHS, LEADER_DIRECTIONS)])
     away = np.array([LABEL_SIDES[side] for side in sides], dtype=np.float64)  # (C, 2)
     heading = np.vstack([np.zeros((len(LABEL_SIDES), 2)), np.tile(directions, (len(LEADER_LENGTHS), 1))])
-    shifts = heading * lengths[:, None] / scales[0]  # (C, 2) the leaders, in data units
+    smallest = int(np.argmin([width * height for width, height in plot_areas]))
+    shifts = heading * lengths[:, None] / scales[smallest]  # (C, 2) the leaders, in data units
     beside = (lengths == 0)[:, None] * away  # (C, 2): the gap's direction, none at a leader's end
     base_costs = np.where(lengths == 0, 0.0, LEADER_COST)
 
