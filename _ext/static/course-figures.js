@@ -96,6 +96,93 @@
     return Promise.resolve();
   }
 
+  // A figure whose controls show one colour-mapped table after another (lesson 5's pipeline)
+  // needs other margins at each step: other tick labels, another colour bar. Plotly lays a
+  // slider out on the plot area, so a step that changes the margins moves the slider under
+  // the reader's pointer, which then reads as another step. Such a figure is first laid out
+  // at each step in turn, out of sight, and keeps the widest margins any step takes.
+  // The control that a name such as 'sliders[0]' names in a layout.
+  function namedControl(layout, name) {
+    var parts = /^(\w+)\[(\d+)\]$/.exec(name);
+    return layout[parts[1]][Number(parts[2])];
+  }
+
+  // Every step of every slider and menu: {step, control: 'sliders[0]', index}.
+  function controlSteps(layout) {
+    var found = [];
+    ['sliders', 'updatemenus'].forEach(function (list) {
+      (layout[list] || []).forEach(function (control, number) {
+        (control.steps || control.buttons || []).forEach(function (step, index) {
+          found.push({step: step, control: list + '[' + number + ']', index: index});
+        });
+      });
+    });
+    return found;
+  }
+
+  function marginsChangeWithSteps(spec) {
+    var steps = controlSteps(spec.layout).map(function (found) { return found.step; });
+    var toggles = steps.some(function (step) { return step.args && step.args[0] && 'visible' in step.args[0]; });
+    var colourBars = {};  // the colour bars the steps show in turn, told apart by what they write
+    spec.data.forEach(function (trace) {
+      if (/heatmap|contour/.test(trace.type || '') && trace.showscale !== false) {
+        colourBars[JSON.stringify([trace.colorbar, trace.zmin, trace.zmax, trace.zmid])] = true;
+      }
+    });
+    var relabels = steps.some(function (step) {
+      var changes = (step.method === 'update' ? step.args[1] : step.method === 'relayout' ? step.args[0] : null) || {};
+      return Object.keys(changes).some(function (key) { return /^[xy]axis\d*\.(ticktext|title)/.test(key); });
+    });
+    return relabels || (toggles && Object.keys(colourBars).length > 1);
+  }
+
+  // Lay the drawn figure out at every step, out of sight, twice (a step drawn with margins
+  // another step widened may need a few px more: its plot narrowed, its ticks moved), then
+  // keep the widest margins and go back to the steps it opened with.
+  function keepWidestMargins(Plotly, gd) {
+    var steps = controlSteps(gd.layout);
+    var opening = steps.filter(function (found) {
+      return found.index === (namedControl(gd.layout, found.control).active || 0);
+    });
+    var widest = {l: gd._fullLayout._size.l, r: gd._fullLayout._size.r};
+    var take = function (found) {
+      return Plotly[found.step.method].apply(null, [gd].concat(found.step.args)).then(function () {
+        var active = {};  // as the control shows it: its current value written beside it
+        active[found.control + '.active'] = found.index;
+        return Plotly.relayout(gd, active);
+      });
+    };
+    var measure = function () {
+      widest.l = Math.max(widest.l, Math.ceil(gd._fullLayout._size.l));
+      widest.r = Math.max(widest.r, Math.ceil(gd._fullLayout._size.r));
+    };
+    var pass = function () {
+      return steps.reduce(function (done, found) {
+        return done.then(function () { return take(found); }).then(measure);
+      }, Promise.resolve()).then(function () {
+        return Plotly.relayout(gd, {'margin.l': widest.l, 'margin.r': widest.r});
+      });
+    };
+    // Later changes to the layout (the page's colours) can move Plotly's margins by a few px
+    // more: a margin that a step outgrows then stays as wide.
+    var widen = function () {
+      var size = gd._fullLayout._size, margin = gd.layout.margin;
+      if (size.l > margin.l + 0.5 || size.r > margin.r + 0.5) {
+        Plotly.relayout(gd, {'margin.l': Math.ceil(Math.max(size.l, margin.l)),
+                             'margin.r': Math.ceil(Math.max(size.r, margin.r))});
+      }
+    };
+    gd.style.visibility = 'hidden';
+    return pass().then(pass).then(function () {
+      return opening.reduce(function (done, found) {
+        return done.then(function () { return take(found); });
+      }, Promise.resolve());
+    }).then(function () {
+      gd.style.visibility = '';
+      gd.on('plotly_afterplot', widen);
+    });
+  }
+
   function draw(gd) {
     if (gd.dataset.state) { return; }
     gd.dataset.state = 'loading';
@@ -112,12 +199,15 @@
       gd.style.height = fitted.layout.height + 'px';
       return Plotly.newPlot(gd, fitted.data, fitted.layout, config).then(function () {
         return narrow ? clearSliders(Plotly, gd).then(function () { return clearLegend(Plotly, gd); }) : null;
+      }).then(function () {
+        return marginsChangeWithSteps(spec) ? keepWidestMargins(Plotly, gd) : null;
       });
     }).then(function () {
       gd.dataset.state = 'drawn';
       document.dispatchEvent(new CustomEvent('course:figure-drawn', {detail: {element: gd}}));
     }).catch(function (error) {
       gd.dataset.state = 'failed';
+      gd.style.visibility = '';
       console.error('course figure ' + gd.id + ': ' + error);
     });
   }

@@ -566,6 +566,46 @@ def test_every_slider_moves_its_figure(page_visit):
             assert result.console_errors == [], f"{docname}: errors after moving a slider"
 
 
+def slider_drag_problems(page) -> list[str]:
+    """Drag each slider by mouse to its first step and on past its last, a few px at a time:
+    where it goes back a step. A step that changes the figure's margins (other tick labels, another
+    colour bar) moves the slider, which is laid out on the plot area, under the pointer: the
+    pointer then reads as another step, which moves the slider back, and so on."""
+    draw_every_figure(page)
+    figures = page.locator(".course-plot")
+    problems = []
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        for slider in range(figure.evaluate("gd => (gd.layout.sliders || []).length")):
+            rail = figure.locator(".slider-container .slider-rail-rect").nth(slider)
+            rail.scroll_into_view_if_needed()
+            box = rail.bounding_box()
+            y = box["y"] + box["height"] / 2
+            grip = figure.locator(".slider-container .slider-grip-rect").nth(slider).bounding_box()
+            page.mouse.move(grip["x"] + grip["width"] / 2, y)
+            page.mouse.down()
+            x = box["x"] - 20
+            page.mouse.move(x, y)  # to the first step, then on to the last without letting go
+            seen = []
+            while x < box["x"] + box["width"] + 20:
+                x += 4
+                page.mouse.move(x, y)
+                step = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
+                if not seen or step != seen[-1]:
+                    seen.append(step)
+            page.mouse.up()
+            if seen != sorted(seen) or seen[0] != 0 or seen[-1] != figure.evaluate(
+                    f"gd => gd.layout.sliders[{slider}].steps.length - 1"):
+                problems.append(f"figure {index} slider {slider}: steps {seen}")
+    return problems
+
+
+def test_a_slider_dragged_by_mouse_passes_its_steps_in_order(page_visit):
+    docname, result = page_visit
+    problems = slider_drag_problems(result.page)
+    assert problems == [], f"{docname} at 1280 px:\n" + "\n".join(problems)
+
+
 def test_every_menu_changes_its_figure(page_visit):
     docname, result = page_visit
     page = result.page

@@ -16,6 +16,7 @@ from .test_pages_in_browser import (
     draw_every_figure,
     figure_label_problems,
     plot_area_problems,
+    slider_drag_problems,
     step_word_problems,
     visit,
 )
@@ -158,6 +159,12 @@ def test_every_step_of_a_control_draws_its_words_apart_on_a_phone(phone_visit):
     docname, result = phone_visit
     problems = step_word_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems[:10])
+
+
+def test_a_slider_dragged_by_mouse_passes_its_steps_in_order_on_a_phone(phone_visit):
+    docname, result = phone_visit
+    problems = slider_drag_problems(result.page)
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
 
 
 def test_word_maps_are_drawn_at_the_plot_areas_their_words_were_placed_for_on_a_phone(phone_visit):
