@@ -136,35 +136,26 @@
     return relabels || (toggles && Object.keys(colourBars).length > 1);
   }
 
-  // Lay the drawn figure out at every step, out of sight, twice (a step drawn with margins
-  // another step widened may need a few px more: its plot narrowed, its ticks moved), then
-  // keep the widest margins and go back to the steps it opened with.
+  // Lay the drawn figure out at every step, out of sight, each in a task of its own (so the
+  // page keeps answering the reader), then keep the widest margins and go back to the steps
+  // it opened with. Later changes to the layout (the page's colours, a step drawn with the
+  // wider margins) can move Plotly's margins by a few px more: a margin a step outgrows then
+  // stays as wide.
   function keepWidestMargins(Plotly, gd) {
     var steps = controlSteps(gd.layout);
     var opening = steps.filter(function (found) {
       return found.index === (namedControl(gd.layout, found.control).active || 0);
     });
-    var widest = {l: gd._fullLayout._size.l, r: gd._fullLayout._size.r};
+    var widest = {l: 0, r: 0};
+    var later = function () { return new Promise(function (resolve) { setTimeout(resolve, 0); }); };
     var take = function (found) {
-      return Plotly[found.step.method].apply(null, [gd].concat(found.step.args)).then(function () {
-        var active = {};  // as the control shows it: its current value written beside it
-        active[found.control + '.active'] = found.index;
-        return Plotly.relayout(gd, active);
+      return later().then(function () {
+        return Plotly[found.step.method].apply(null, [gd].concat(found.step.args));
+      }).then(function () {
+        widest.l = Math.max(widest.l, Math.ceil(gd._fullLayout._size.l));
+        widest.r = Math.max(widest.r, Math.ceil(gd._fullLayout._size.r));
       });
     };
-    var measure = function () {
-      widest.l = Math.max(widest.l, Math.ceil(gd._fullLayout._size.l));
-      widest.r = Math.max(widest.r, Math.ceil(gd._fullLayout._size.r));
-    };
-    var pass = function () {
-      return steps.reduce(function (done, found) {
-        return done.then(function () { return take(found); }).then(measure);
-      }, Promise.resolve()).then(function () {
-        return Plotly.relayout(gd, {'margin.l': widest.l, 'margin.r': widest.r});
-      });
-    };
-    // Later changes to the layout (the page's colours) can move Plotly's margins by a few px
-    // more: a margin that a step outgrows then stays as wide.
     var widen = function () {
       var size = gd._fullLayout._size, margin = gd.layout.margin;
       if (size.l > margin.l + 0.5 || size.r > margin.r + 0.5) {
@@ -173,10 +164,10 @@
       }
     };
     gd.style.visibility = 'hidden';
-    return pass().then(pass).then(function () {
-      return opening.reduce(function (done, found) {
-        return done.then(function () { return take(found); });
-      }, Promise.resolve());
+    return steps.concat(opening).reduce(function (done, found) {
+      return done.then(function () { return take(found); });
+    }, Promise.resolve()).then(function () {
+      return Plotly.relayout(gd, {'margin.l': widest.l, 'margin.r': widest.r});
     }).then(function () {
       gd.style.visibility = '';
       gd.on('plotly_afterplot', widen);
