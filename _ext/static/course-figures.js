@@ -96,11 +96,6 @@
     return Promise.resolve();
   }
 
-  // A figure whose controls show one colour-mapped table after another (lesson 5's pipeline)
-  // needs other margins at each step: other tick labels, another colour bar. Plotly lays a
-  // slider out on the plot area, so a step that changes the margins moves the slider under
-  // the reader's pointer, which then reads as another step. Such a figure is first laid out
-  // at each step in turn, out of sight, and keeps the widest margins any step takes.
   // The control that a name such as 'sliders[0]' names in a layout.
   function namedControl(layout, name) {
     var parts = /^(\w+)\[(\d+)\]$/.exec(name);
@@ -120,6 +115,11 @@
     return found;
   }
 
+  // A figure whose controls show one colour-mapped table after another (lesson 5's pipeline)
+  // needs other margins at each step: other tick labels, another colour bar. Plotly lays a
+  // slider out on the plot area, so a step that changes the margins moves the slider under
+  // the reader's pointer, which then reads as another step. Such a figure is first laid out
+  // at each step in turn, out of sight, and keeps the widest margins any step takes.
   function marginsChangeWithSteps(spec) {
     var steps = controlSteps(spec.layout).map(function (found) { return found.step; });
     var toggles = steps.some(function (step) { return step.args && step.args[0] && 'visible' in step.args[0]; });

@@ -49,7 +49,7 @@ EXPLORER_PLOT_AREAS = ((266, 202), (325, 367), (251, 191), (236, 180))
 # A figure whose words were placed for plot areas says so in its ``layout.meta``
 # (:func:`record_plot_areas`), so that a browser can check it is drawn at them.
 PLOT_AREAS_META = "label_plot_areas"
-LEADER_LENGTHS = (16, 28, 42, 58)  # px on the first (narrowest) plot area: how far out a word may go
+LEADER_LENGTHS = (16, 28, 42, 58)  # px on the smallest plot area: how far out a word may go
 LEADER_DIRECTIONS = 24  # evenly spread, from pointing right
 # What a place costs, in square pixels of label covered, summed over the plot areas:
 COVER_COST = 1000.0  # a label on another label at all: more than anything else but the plot's edge
