@@ -243,6 +243,28 @@
     };
   }
 
+  // A dropdown long enough to scroll cancels every touch on its items as it starts (so that a
+  // finger can drag the list), and a cancelled touch makes no click: a tap on an item chose
+  // nothing (plotly.js #6127; lesson 6's 270 words). Such a tap, a touch that ends where it
+  // began, clicks the item. A touch that is not cancelled makes its own click and is left alone.
+  var TAP_SLOP = 10;  // px a finger may move in a tap
+  function clickCancelledTaps(gd) {
+    var tap = null;
+    gd.addEventListener('touchstart', function (event) {
+      var item = event.target.closest && event.target.closest('.updatemenu-dropdown-button');
+      var touch = event.touches[0];
+      tap = item && event.defaultPrevented && event.touches.length === 1
+        ? {item: item, x: touch.clientX, y: touch.clientY} : null;
+    });
+    gd.addEventListener('touchend', function (event) {
+      var touch = event.changedTouches[0];
+      if (tap && Math.abs(touch.clientX - tap.x) <= TAP_SLOP && Math.abs(touch.clientY - tap.y) <= TAP_SLOP) {
+        tap.item.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: touch.clientX, clientY: touch.clientY}));
+      }
+      tap = null;
+    });
+  }
+
   function enhance(gd) {
     if (!gd || !gd.classList || !gd.layout || gd.dataset[DONE] === 'yes') { return; }
     gd.dataset[DONE] = 'yes';
@@ -250,6 +272,7 @@
     var sliders = (gd.layout.sliders || []).filter(function (s) { return (s.steps || []).length > 1; });
     var menus = gd.layout.updatemenus || [];
     if (!sliders.length && !menus.length) { return; }
+    if (menus.length) { clickCancelledTaps(gd); }
 
     var panel = document.createElement('div');
     panel.className = 'course-explorer-controls';

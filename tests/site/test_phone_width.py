@@ -13,10 +13,12 @@ from .conftest import BUILT_SITE
 from .test_accessibility import descriptions_that_misread_their_titles
 from .test_pages_in_browser import (
     DOCNAMES,
+    FIGURE_STATE,
     draw_every_figure,
     figure_label_problems,
     plot_area_problems,
     slider_drag_problems,
+    state_after,
     step_word_problems,
     visit,
 )
@@ -165,6 +167,71 @@ def test_a_slider_dragged_by_mouse_passes_its_steps_in_order_on_a_phone(phone_vi
     docname, result = phone_visit
     problems = slider_drag_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+
+
+def touch_control_problems(page) -> list[str]:
+    """Work every slider and menu by touch, as a finger would: drag each slider's grip across
+    its rail, tap each dropdown open and tap the item after the chosen one, and tap each buttons
+    menu's next button. Where a control did not move, or the figure did not change."""
+    touch = page.context.new_cdp_session(page)
+
+    def finger(kind: str, x: float = 0, y: float = 0):
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    figures = page.locator(".course-plot")
+    problems = []
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        for slider in range(figure.evaluate("gd => (gd.layout.sliders || []).length")):
+            rail = figure.locator(".slider-container .slider-rail-rect").nth(slider)
+            rail.scroll_into_view_if_needed()
+            box = rail.bounding_box()
+            y = box["y"] + box["height"] / 2
+            grip = figure.locator(".slider-container .slider-grip-rect").nth(slider).bounding_box()
+            active = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
+            before = figure.evaluate(FIGURE_STATE)
+            end = box["x"] + (box["width"] + 20 if active < 1 else -20)  # past the far end
+            finger("touchStart", grip["x"] + grip["width"] / 2, y)
+            for step in range(1, 11):
+                finger("touchMove", grip["x"] + grip["width"] / 2 + (end - grip["x"]) * step / 10, y)
+            finger("touchEnd")
+            moved_to = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
+            if moved_to == active or state_after(page, figure, before) == before:
+                problems.append(f"figure {index} slider {slider}: a finger's drag left it at step {active}")
+        kinds = figure.evaluate("gd => (gd.layout.updatemenus || []).map(m => m.type || 'dropdown')")
+        dropdowns_seen = buttons_seen = 0
+        for menu, kind in enumerate(kinds):
+            figure.scroll_into_view_if_needed()
+            before = figure.evaluate(FIGURE_STATE)
+            if kind == "dropdown":
+                figure.locator(".updatemenu-header-group").nth(dropdowns_seen).locator(
+                    ".updatemenu-header").tap()
+                dropdowns_seen += 1
+                buttons = figure.locator(".updatemenu-dropdown-button")
+            else:
+                buttons = figure.locator(".updatemenu-button-group").nth(buttons_seen).locator(
+                    ".updatemenu-button")
+                buttons_seen += 1
+            buttons.first.wait_for(state="visible", timeout=10_000)
+            active = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
+            target = (active + 1) % buttons.count()  # an open list shows the chosen item first
+            buttons.nth(target).tap()
+            after = state_after(page, figure, before)
+            chosen = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
+            if chosen != target or after == before:
+                problems.append(f"figure {index} menu {menu}: a tap on item {target} chose nothing")
+    touch.detach()
+    return problems
+
+
+def test_every_control_works_by_touch_on_a_phone(phone_visit):
+    """A dropdown long enough to scroll (lesson 6's 270 words) cancels the touch as it starts,
+    so a tap on one of its items made no click and chose nothing (plotly.js #6127)."""
+    docname, result = phone_visit
+    problems = touch_control_problems(result.page)
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
+    assert result.console_errors == [], f"{docname}: errors after working the controls by touch"
 
 
 def test_word_maps_are_drawn_at_the_plot_areas_their_words_were_placed_for_on_a_phone(phone_visit):
