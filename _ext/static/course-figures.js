@@ -180,11 +180,18 @@
     Promise.all([specFor(gd), loadPlotly()]).then(function (loaded) {
       var spec = loaded[0], Plotly = loaded[1];
       var narrow = gd.clientWidth < NARROW;
-      // On a phone the toolbar would cover the title; pinch and drag still zoom and pan.
-      // Elsewhere it shows while the pointer is over the chart (Plotly's 'hover'), not all
-      // the time over the title's end.
+      // On a phone the toolbar would cover the title. Elsewhere it shows while the pointer is
+      // over the chart (Plotly's 'hover'), not all the time over the title's end.
       var config = {responsive: true, displaylogo: false, displayModeBar: narrow ? false : 'hover'};
       var fitted = fit.fitToWidth(spec, gd.clientWidth);
+      // Where the reader points with a finger, a finger drawn across a chart scrolls the page.
+      // Plotly's drag zooms into a box instead, so a reader who scrolled with a finger on a
+      // chart zoomed it, and a chart taller than the screen (lesson 3's on a phone, 1,434 px)
+      // could hardly be scrolled past. A tap still shows a point's values, the toolbar's zoom
+      // and pan (shown on a tablet) still turn the drag back on, and a 3-D view still turns.
+      if (window.matchMedia('(pointer: coarse)').matches) {
+        fitted.layout = Object.assign({}, fitted.layout, {dragmode: false});
+      }
       var preview = gd.querySelector('.course-plot-preview');
       if (preview) { preview.remove(); }
       gd.style.height = fitted.layout.height + 'px';

@@ -169,16 +169,23 @@ def test_a_slider_dragged_by_mouse_passes_its_steps_in_order_on_a_phone(phone_vi
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
 
 
+def finger_on(page):
+    """A finger on ``page``: ``finger(kind, x, y)`` sends Chromium a touch ('touchStart',
+    'touchMove', 'touchEnd') at (x, y) as a touch screen would, so the browser scrolls and clicks
+    as it does for a real finger (Playwright's own touchscreen only taps)."""
+    session = page.context.new_cdp_session(page)
+
+    def finger(kind: str, x: float = 0, y: float = 0):
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    return finger
+
+
 def touch_control_problems(page) -> list[str]:
     """Work every slider and menu by touch, as a finger would: drag each slider's grip across
     its rail, tap each dropdown open and tap the item after the chosen one, and tap each buttons
     menu's next button. Where a control did not move, or the figure did not change."""
-    touch = page.context.new_cdp_session(page)
-
-    def finger(kind: str, x: float = 0, y: float = 0):
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
-        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
+    finger = finger_on(page)
     figures = page.locator(".course-plot")
     problems = []
     for index in range(figures.count()):
@@ -221,7 +228,6 @@ def touch_control_problems(page) -> list[str]:
             chosen = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
             if chosen != target or after == before:
                 problems.append(f"figure {index} menu {menu}: a tap on item {target} chose nothing")
-    touch.detach()
     return problems
 
 
@@ -232,6 +238,49 @@ def test_every_control_works_by_touch_on_a_phone(phone_visit):
     problems = touch_control_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
     assert result.console_errors == [], f"{docname}: errors after working the controls by touch"
+
+
+AXIS_RANGES = """gd => JSON.stringify(Object.keys(gd._fullLayout).filter(key => /^[xy]axis\\d*$/.test(key))
+    .map(key => gd._fullLayout[key].range))"""
+SWIPE = 200  # px, upwards
+NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
+
+
+def swipe_problems(page) -> list[str]:
+    """Draw a finger up across the middle of each 2-D chart's plot area (a 3-D view turns under
+    a finger, as it should): where the page did not scroll with it, or the chart zoomed."""
+    finger = finger_on(page)
+    figures = page.locator(".course-plot")
+    problems = []
+    for index in range(figures.count()):
+        figure = figures.nth(index)
+        area = figure.locator(".nsewdrag")
+        if not area.count():
+            continue
+        figure.scroll_into_view_if_needed()
+        box = area.first.bounding_box()
+        x = box["x"] + box["width"] / 2
+        y = min(box["y"] + box["height"] / 2, PHONE[1] - 100)  # on the screen, room to swipe up
+        scrolled, ranges = page.evaluate("scrollY"), figure.evaluate(AXIS_RANGES)
+        finger("touchStart", x, y)
+        for step in range(1, 21):
+            finger("touchMove", x, y - SWIPE * step / 20)
+            page.evaluate(NEXT_FRAME)  # the browser scrolls with each move as it comes
+        finger("touchEnd")
+        moved = page.evaluate("scrollY") - scrolled
+        if moved < SWIPE / 2:
+            problems.append(f"figure {index}: a finger drawn {SWIPE} px up its plot scrolled {moved:g} px")
+        if figure.evaluate(AXIS_RANGES) != ranges:
+            problems.append(f"figure {index}: a finger drawn across its plot zoomed it")
+    return problems
+
+
+def test_a_finger_drawn_across_a_chart_scrolls_the_page(phone_visit):
+    """Plotly's drag zooms into a box: a reader who scrolled with a finger on a chart zoomed it
+    instead, and lesson 3's heatmap, taller than a phone's screen, could hardly be passed."""
+    docname, result = phone_visit
+    problems = swipe_problems(result.page)
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
 
 
 def test_word_maps_are_drawn_at_the_plot_areas_their_words_were_placed_for_on_a_phone(phone_visit):
