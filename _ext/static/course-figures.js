@@ -187,10 +187,17 @@
       // Where the reader points with a finger, a finger drawn across a chart scrolls the page.
       // Plotly's drag zooms into a box instead, so a reader who scrolled with a finger on a
       // chart zoomed it, and a chart taller than the screen (lesson 3's on a phone, 1,434 px)
-      // could hardly be scrolled past. A tap still shows a point's values, the toolbar's zoom
-      // and pan (shown on a tablet) still turn the drag back on, and a 3-D view still turns.
+      // could hardly be scrolled past. A tap still shows a point's values, and the toolbar's
+      // zoom and pan (shown on a tablet) turn the drag back on. A 3-D view still turns: its
+      // scene would take the chart's setting, so it is given its own.
       if (window.matchMedia('(pointer: coarse)').matches) {
-        fitted.layout = Object.assign({}, fitted.layout, {dragmode: false});
+        var layout = Object.assign({}, fitted.layout, {dragmode: false});
+        fitted.data.forEach(function (trace) {
+          if (!/3d$/.test(trace.type || '')) { return; }
+          var scene = trace.scene || 'scene';
+          layout[scene] = Object.assign({dragmode: 'turntable'}, layout[scene]);
+        });
+        fitted.layout = layout;
       }
       var preview = gd.querySelector('.course-plot-preview');
       if (preview) { preview.remove(); }

@@ -246,18 +246,34 @@ SWIPE = 200  # px, upwards
 NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
 
 
+CAMERA = "gd => JSON.stringify(gd._fullLayout.scene._scene.getCamera())"
+
+
 def swipe_problems(page) -> list[str]:
-    """Draw a finger up across the middle of each 2-D chart's plot area (a 3-D view turns under
-    a finger, as it should): where the page did not scroll with it, or the chart zoomed."""
+    """Draw a finger up across the middle of each 2-D chart's plot area: where the page did not
+    scroll with it, or the chart zoomed. Draw one sideways across a 3-D view ("drag to turn"):
+    where the view did not turn."""
     finger = finger_on(page)
     figures = page.locator(".course-plot")
     problems = []
     for index in range(figures.count()):
         figure = figures.nth(index)
+        figure.scroll_into_view_if_needed()
+        if figure.evaluate("gd => gd._fullLayout._has('gl3d')"):
+            box = figure.bounding_box()
+            x, y = box["x"] + box["width"] / 3, box["y"] + box["height"] / 2
+            camera = figure.evaluate(CAMERA)
+            finger("touchStart", x, y)
+            for step in range(1, 11):
+                finger("touchMove", x + box["width"] / 3 * step / 10, y)
+                page.evaluate(NEXT_FRAME)
+            finger("touchEnd")
+            if figure.evaluate(CAMERA) == camera:
+                problems.append(f"figure {index}: a finger drawn across its 3-D view did not turn it")
+            continue
         area = figure.locator(".nsewdrag")
         if not area.count():
             continue
-        figure.scroll_into_view_if_needed()
         box = area.first.bounding_box()
         x = box["x"] + box["width"] / 2
         y = min(box["y"] + box["height"] / 2, PHONE[1] - 100)  # on the screen, room to swipe up
@@ -277,7 +293,9 @@ def swipe_problems(page) -> list[str]:
 
 def test_a_finger_drawn_across_a_chart_scrolls_the_page(phone_visit):
     """Plotly's drag zooms into a box: a reader who scrolled with a finger on a chart zoomed it
-    instead, and lesson 3's heatmap, taller than a phone's screen, could hardly be passed."""
+    instead, and lesson 3's heatmap, taller than a phone's screen, could hardly be passed. A 3-D
+    view takes the chart's drag setting unless given its own: it stopped turning when the
+    charts stopped zooming."""
     docname, result = phone_visit
     problems = swipe_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
