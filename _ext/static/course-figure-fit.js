@@ -11,13 +11,17 @@
   var CHAR_WIDTH = 0.6;  // of the font size: the width of an average character
   var TICK_ROOM = 16;  // px beside a y axis's tick labels: its tick, the gaps (Plotly's automargin)
 
-  // Break text at spaces (keeping its own <br>) into lines of at most maxChars characters.
-  function wrap(text, maxChars) {
+  function plain(text) { return String(text).replace(/<[^>]+>/g, ''); }
+
+  // Break text at spaces (keeping its own <br>) into lines of at most `limit` characters, or
+  // of at most `limit` px when given how wide a line is (`measure`).
+  function wrap(text, limit, measure) {
+    measure = measure || function (line) { return plain(line).length; };
     return String(text).split(/<br\s*\/?>/i).map(function (line) {
       var lines = [], current = '';
       line.split(' ').forEach(function (word) {
         var longer = current ? current + ' ' + word : word;
-        if (current && longer.replace(/<[^>]+>/g, '').length > maxChars) {
+        if (current && measure(longer) > limit) {
           lines.push(current);
           current = word;
         } else {
@@ -280,6 +284,7 @@
     layout.annotations = (layout.annotations || []).map(function (note) {
       return note.text ? Object.assign({}, note, {text: wrap(note.text, noteChars)}) : note;
     });
+    keepInside(layout, width, margin, plotWidth, fontSize);
     uprightCategories(data, layout, plotWidth, fontSize);
     // A colour bar's title beside the bar, not on top of its highest tick label.
     data.forEach(function (trace) {
@@ -291,6 +296,66 @@
     layout.margin = margin;
     layout.height = Math.round(height);
     return {data: data, layout: layout};
+  }
+
+  // Text that would reach past the figure's sides on a small phone (at 360 px lesson 1's
+  // "most similar vectors (top 8)", at 320 px axis titles and a slider's value too): a note
+  // or subplot title moves in, and breaks into lines when wider than the figure; an axis
+  // title, centred on its axis, and a slider's value are written smaller, down to the
+  // figure's own size, and an axis title still too wide breaks into lines.
+  var EDGE = 6;  // px kept clear at each side
+  function keepInside(layout, width, margin, plotWidth, fontSize) {
+    var family = (layout.font || {}).family;
+    var measurer = function (size) {
+      return function (text) { return textWidth(plain(text), size, family); };
+    };
+    var widest = function (text, measure) {
+      return Math.max.apply(null, String(text).split(/<br\s*\/?>/i).map(measure));
+    };
+    var px = function (x) { return margin.l + x * plotWidth; };  // paper x: 0 and 1 are the plot's sides
+    layout.annotations = layout.annotations.map(function (note) {
+      if (!note.text || note.xref !== 'paper' || note.showarrow !== false) { return note; }
+      var measure = measurer((note.font && note.font.size) || fontSize);
+      var text = widest(note.text, measure) > width - 2 * EDGE ? wrap(note.text, width - 2 * EDGE, measure) : note.text;
+      var textWide = widest(text, measure), x = px(note.x);
+      // Plotly's 'auto' anchor for a note on the paper without an arrow: its nearest side
+      var anchor = note.xanchor && note.xanchor !== 'auto' ? note.xanchor
+        : note.x <= 1 / 3 ? 'left' : note.x >= 2 / 3 ? 'right' : 'center';
+      var left = anchor === 'left' ? x : anchor === 'right' ? x - textWide : x - textWide / 2;
+      var shift = Math.max(0, EDGE - left) - Math.max(0, left + textWide - (width - EDGE));
+      return shift || text !== note.text ? Object.assign({}, note, {text: text, x: note.x + shift / plotWidth}) : note;
+    });
+    Object.keys(layout).forEach(function (key) {
+      var axis = layout[key], title = axis && axis.title;
+      var text = typeof title === 'string' ? title : title && title.text;
+      if (!/^xaxis\d*$/.test(key) || !text) { return; }
+      // Plotly writes an axis title 1.2 times the figure's font size unless told otherwise
+      var font = (typeof title === 'object' && title.font) || {};
+      var size = font.size || Math.round(1.2 * fontSize);
+      var domain = axis.domain || [0, 1], centre = px((domain[0] + domain[1]) / 2);
+      var room = 2 * Math.min(centre - EDGE, width - EDGE - centre);
+      var wide = widest(text, measurer(size));
+      if (wide <= room) { return; }
+      // smaller first: a title in two lines would take room from what lies below the axis
+      var smaller = Math.max(fontSize, Math.floor(size * room / wide));
+      var measure = measurer(smaller);
+      layout[key] = Object.assign({}, axis, {title: Object.assign(
+        typeof title === 'string' ? {} : Object.assign({}, title), {
+          text: widest(text, measure) > room ? wrap(text, room, measure) : text,
+          font: Object.assign({}, font, {size: smaller})})});
+    });
+    (layout.sliders || []).forEach(function (slider, index) {
+      var current = slider.currentvalue || {}, size = (current.font && current.font.size) || fontSize;
+      if (current.visible === false || size <= fontSize) { return; }
+      var longest = Math.max.apply(null, (slider.steps || []).map(function (step) {
+        var value = step.label !== undefined ? step.label : step.value;
+        return measurer(size)((current.prefix || '') + value + (current.suffix || ''));
+      }));
+      var room = width - EDGE - px(slider.x || 0);
+      if (longest <= room) { return; }
+      layout.sliders[index] = Object.assign({}, slider, {currentvalue: Object.assign({}, current, {
+        font: Object.assign({}, current.font, {size: Math.max(fontSize, Math.floor(size * room / longest))})})});
+    });
   }
 
   // A legend laid out in a row wraps into more rows on a phone: how many, at most (each entry

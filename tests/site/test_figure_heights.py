@@ -107,3 +107,33 @@ def test_stacked_bars_whose_names_change_keep_their_room_and_leave_the_margin_al
     del fixed["layout"]["updatemenus"]
     fixed["data"][1]["y"] = [long_name, "archivist"]
     assert _fit_in_node(fixed, 390)["layout"]["xaxis2"]["domain"] == [0, 1]
+
+
+def test_titles_and_a_slider_s_value_are_kept_inside_a_small_phone_s_figure():
+    """On a 320 px screen a subplot title, an axis title and a slider's value reached past the figure's
+    side: the title moves in, the others are written smaller, and what still does not fit breaks
+    into lines (widths estimated in node; the browser test measures them drawn)."""
+    width, edge = 272, 6  # a figure's width on a 320 px screen
+    title = "similar vectors (top 8)"  # 221 px at 16 px (estimated)
+    figure = {
+        "data": [{"type": "bar", "x": [1, 2], "y": ["a", "b"], "orientation": "h"}],
+        "layout": {"height": 400,
+                   "xaxis": {"domain": [0.45, 1], "title": {"text": "cosine with the picked token"}},
+                   "annotations": [{"text": title, "xref": "paper", "yref": "paper", "x": 0.65, "y": 1,
+                                    "xanchor": "center", "showarrow": False, "font": {"size": 16}}],
+                   "sliders": [{"currentvalue": {"prefix": "base, d_model: ", "font": {"size": 14}},
+                                "steps": [{"label": "b=10000, d=64", "method": "skip", "args": []}]}]},
+    }
+    fitted = _fit_in_node(figure, width)["layout"]
+    plot_width = width - fitted["margin"]["l"] - fitted["margin"]["r"]
+    note = fitted["annotations"][0]
+    half = len(title) * 16 * 0.6 / 2
+    centre = fitted["margin"]["l"] + note["x"] * plot_width
+    assert note["text"] == title and centre + half <= width - edge + 1e-6  # moved in, whole
+    axis_title = fitted["xaxis"]["title"]
+    assert axis_title["font"]["size"] == 11  # smaller, down to the figure's own size
+    assert "<br>" in axis_title["text"]  # and still too wide for its room beside a centred axis
+    assert fitted["sliders"][0]["currentvalue"]["font"]["size"] < 14
+    roomy = _fit_in_node(figure, 599)["layout"]  # room enough: left as they are
+    assert roomy["annotations"][0]["x"] == 0.65
+    assert roomy["xaxis"]["title"] == figure["layout"]["xaxis"]["title"]
