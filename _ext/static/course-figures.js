@@ -174,10 +174,16 @@
     });
   }
 
+  var drawing = new WeakMap();  // figure -> the promise of its drawing
+
   function draw(gd) {
-    if (gd.dataset.state) { return; }
+    if (!drawing.has(gd)) { drawing.set(gd, drawOnce(gd)); }
+    return drawing.get(gd);
+  }
+
+  function drawOnce(gd) {
     gd.dataset.state = 'loading';
-    Promise.all([specFor(gd), loadPlotly()]).then(function (loaded) {
+    return Promise.all([specFor(gd), loadPlotly()]).then(function (loaded) {
       var spec = loaded[0], Plotly = loaded[1];
       var narrow = gd.clientWidth < NARROW;
       // On a phone the toolbar would cover the title. Elsewhere it shows while the pointer is
@@ -248,13 +254,25 @@
       });
     }, {rootMargin: '300px 0px'});
     figures.forEach(function (gd) { observer.observe(gd); });
+    function drawAll() {
+      return Promise.all([].map.call(figures, function (gd) { observer.unobserve(gd); return draw(gd); }));
+    }
     // A reader who moves with the Tab key reaches each explorer's keyboard control only once
     // its figure is drawn: at the first Tab, draw every figure so no control is skipped.
     document.addEventListener('keydown', function onTab(event) {
       if (event.key !== 'Tab') { return; }
       document.removeEventListener('keydown', onTab);
-      figures.forEach(function (gd) { observer.unobserve(gd); draw(gd); });
+      drawAll();
     });
+    // A printed page shows every figure. The theme's "Print to PDF" button calls window.print()
+    // at once, when the figures further down are still previews: the print waits until they
+    // are drawn. A print from the browser's own menu cannot wait; it starts them drawing, so
+    // that the next print has them.
+    var print = window.print;
+    window.print = function () {
+      drawAll().then(function () { print.call(window); });
+    };
+    window.addEventListener('beforeprint', drawAll);
   }
 
   if (document.readyState === 'loading') {

@@ -272,6 +272,32 @@ def test_every_formula_is_drawn_before_printing(browser, site_url):
         result.page.context.close()
 
 
+# Stands in for the browser's print dialog: what each figure showed when printing began.
+RECORD_PRINT = """window.print = () => {
+    window.coursePrinted = [...document.querySelectorAll('.course-plot')]
+        .map(gd => gd.dataset.state || 'preview');
+};"""
+
+
+def test_the_print_button_prints_every_figure_drawn(browser, site_url):
+    """The theme's "Print to PDF" button printed at once: a figure the reader had not scrolled
+    near was on paper as its preview, a dashed box. The print now waits for every figure."""
+    docname = next(name for name in DOCNAMES if "06_" in name)  # four figures, three far down
+    result = visit(browser, f"{site_url}/{docname}.html", site_url)
+    try:
+        page = result.page
+        page.add_init_script(RECORD_PRINT)
+        page.reload(wait_until="load")
+        assert page.evaluate("document.querySelectorAll('.course-plot:not([data-state])').length") >= 2
+        page.get_by_role("button", name="Download this page").click()
+        page.locator(".btn-download-pdf-button").click()
+        page.wait_for_function("() => window.coursePrinted !== undefined", timeout=30_000)
+        assert set(page.evaluate("window.coursePrinted")) == {"drawn"}
+        assert result.console_errors == []
+    finally:
+        result.page.context.close()
+
+
 def test_without_javascript_formulas_further_down_show_their_mathml(browser, site_url):
     """No script: a waiting formula shows its MathML (the browser draws it), not an empty box."""
     docname = next(name for name in DOCNAMES if "04_" in name)
