@@ -13,6 +13,7 @@
   var bundleUrl = new URL(script.dataset.plotly, script.src).href;
   var fit = window.courseFigureFit;  // course-figure-fit.js: the layout on a phone
   var NARROW = fit.NARROW;
+  var PAPER_WIDTH = 680;  // px: the printed column on A4 at the browser's own margins (686)
   var loading = null;
 
   function loadPlotly() {
@@ -267,12 +268,20 @@
     // A printed page shows every figure. The theme's "Print to PDF" button calls window.print()
     // at once, when the figures further down are still previews: the print waits until they
     // are drawn. A print from the browser's own menu cannot wait; it starts them drawing, so
-    // that the next print has them.
+    // that the next print has them. On paper the column is narrower than on a wide screen,
+    // and a figure drawn for the screen was cut at its right edge: each is scaled to fit
+    // (course.css applies the scale in print only).
+    function fitToPaper() {
+      figures.forEach(function (gd) {
+        var width = gd.getBoundingClientRect().width;
+        gd.style.setProperty('--course-print-zoom', String(Math.min(1, PAPER_WIDTH / width)));
+      });
+    }
     var print = window.print;
     window.print = function () {
-      drawAll().then(function () { print.call(window); });
+      drawAll().then(function () { fitToPaper(); print.call(window); });
     };
-    window.addEventListener('beforeprint', drawAll);
+    window.addEventListener('beforeprint', function () { drawAll(); fitToPaper(); });
   }
 
   if (document.readyState === 'loading') {

@@ -279,11 +279,16 @@ RECORD_PRINT = """window.print = () => {
 };"""
 
 
-def test_the_print_button_prints_every_figure_drawn(browser, site_url):
+A4_COLUMN = 686  # px: a page's printed column on A4 at Chromium's own margins
+
+
+def test_the_print_button_prints_every_figure_drawn_and_whole(browser, site_url):
     """The theme's "Print to PDF" button printed at once: a figure the reader had not scrolled
-    near was on paper as its preview, a dashed box. The print now waits for every figure."""
+    near was on paper as its preview, a dashed box. The print now waits for every figure. A
+    figure drawn for a wide screen (774 px at 1920) was cut at its right edge on paper: each is
+    scaled to the printed column."""
     docname = next(name for name in DOCNAMES if "06_" in name)  # four figures, three far down
-    result = visit(browser, f"{site_url}/{docname}.html", site_url)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(1920, 1000))
     try:
         page = result.page
         page.add_init_script(RECORD_PRINT)
@@ -293,6 +298,10 @@ def test_the_print_button_prints_every_figure_drawn(browser, site_url):
         page.locator(".btn-download-pdf-button").click()
         page.wait_for_function("() => window.coursePrinted !== undefined", timeout=30_000)
         assert set(page.evaluate("window.coursePrinted")) == {"drawn"}
+        page.emulate_media(media="print")
+        widths = page.evaluate("""() => [...document.querySelectorAll('.course-plot .main-svg')]
+            .map(svg => svg.getBoundingClientRect().width)""")
+        assert widths and max(widths) <= A4_COLUMN, f"figures {widths} px wide on paper"
         assert result.console_errors == []
     finally:
         result.page.context.close()
