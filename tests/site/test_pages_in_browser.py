@@ -641,37 +641,48 @@ def test_a_slider_dragged_by_mouse_passes_its_steps_in_order(page_visit):
     assert problems == [], f"{docname} at 1280 px:\n" + "\n".join(problems)
 
 
+def menu_problems(page, figure, index: int, press: str = "click") -> list[str]:
+    """Open each menu of ``figure`` (number ``index`` on its page) and choose the item after the
+    chosen one, by ``press`` ('click', or 'tap' as a finger would): where that chose nothing or
+    left the figure as it was."""
+    menus = figure.evaluate("gd => (gd.layout.updatemenus || []).map(m => m.type || 'dropdown')")
+    problems = []
+    # Plotly draws one header per dropdown (in order) and one shared list of items, which
+    # shows the items of the dropdown just opened; a buttons menu draws its own group.
+    dropdowns_seen = buttons_seen = 0
+    for menu, kind in enumerate(menus):
+        figure.scroll_into_view_if_needed()
+        before = figure.evaluate(FIGURE_STATE)
+        if kind == "dropdown":
+            getattr(figure.locator(".updatemenu-header-group").nth(dropdowns_seen).locator(
+                ".updatemenu-header"), press)()
+            dropdowns_seen += 1
+            buttons = figure.locator(".updatemenu-dropdown-button")
+        else:
+            buttons = figure.locator(".updatemenu-button-group").nth(buttons_seen).locator(
+                ".updatemenu-button")
+            buttons_seen += 1
+        buttons.first.wait_for(state="visible", timeout=10_000)
+        active = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
+        # The next entry: long dropdowns scroll, and the next one is shown when it opens.
+        target = (active + 1) % buttons.count()
+        getattr(buttons.nth(target), press)()
+        after = state_after(page, figure, before)
+        chosen = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
+        if chosen != target or after == before:
+            problems.append(f"figure {index} menu {menu}: a {press} on item {target} chose nothing")
+    return problems
+
+
 def test_every_menu_changes_its_figure(page_visit):
     docname, result = page_visit
     page = result.page
     draw_every_figure(page)
     figures = page.locator(".course-plot")
     for index in range(figures.count()):
-        figure = figures.nth(index)
-        menus = figure.evaluate("gd => (gd.layout.updatemenus || []).map(m => m.type || 'dropdown')")
-        # Plotly draws one header per dropdown (in order) and one shared list of items, which
-        # shows the items of the dropdown just opened; a buttons menu draws its own group.
-        dropdowns_seen = buttons_seen = 0
-        for menu, kind in enumerate(menus):
-            figure.scroll_into_view_if_needed()
-            before = figure.evaluate(FIGURE_STATE)
-            if kind == "dropdown":
-                figure.locator(".updatemenu-header-group").nth(dropdowns_seen).locator(
-                    ".updatemenu-header").click()
-                dropdowns_seen += 1
-                buttons = figure.locator(".updatemenu-dropdown-button")
-            else:
-                buttons = figure.locator(".updatemenu-button-group").nth(buttons_seen).locator(
-                    ".updatemenu-button")
-                buttons_seen += 1
-            buttons.first.wait_for(state="visible", timeout=10_000)
-            active = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
-            # The next entry: long dropdowns scroll, and the next one is shown when it opens.
-            target = (active + 1) % buttons.count()
-            buttons.nth(target).click()
-            after = state_after(page, figure, before)
-            assert after != before, f"{docname}: figure {index} menu {menu} changed nothing"
-            assert result.console_errors == [], f"{docname}: errors after using a menu"
+        problems = menu_problems(page, figures.nth(index), index)
+        assert problems == [], f"{docname}: " + "; ".join(problems)
+        assert result.console_errors == [], f"{docname}: errors after using a menu"
 
 
 # A drawn figure's words: those its visible scatter traces write (calcdata: a point's text, or

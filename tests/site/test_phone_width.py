@@ -16,6 +16,7 @@ from .test_pages_in_browser import (
     FIGURE_STATE,
     draw_every_figure,
     figure_label_problems,
+    menu_problems,
     plot_area_problems,
     slider_drag_problems,
     state_after,
@@ -230,28 +231,7 @@ def touch_control_problems(page) -> list[str]:
             moved_to = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
             if moved_to == active or state_after(page, figure, before) == before:
                 problems.append(f"figure {index} slider {slider}: a finger's drag left it at step {active}")
-        kinds = figure.evaluate("gd => (gd.layout.updatemenus || []).map(m => m.type || 'dropdown')")
-        dropdowns_seen = buttons_seen = 0
-        for menu, kind in enumerate(kinds):
-            figure.scroll_into_view_if_needed()
-            before = figure.evaluate(FIGURE_STATE)
-            if kind == "dropdown":
-                figure.locator(".updatemenu-header-group").nth(dropdowns_seen).locator(
-                    ".updatemenu-header").tap()
-                dropdowns_seen += 1
-                buttons = figure.locator(".updatemenu-dropdown-button")
-            else:
-                buttons = figure.locator(".updatemenu-button-group").nth(buttons_seen).locator(
-                    ".updatemenu-button")
-                buttons_seen += 1
-            buttons.first.wait_for(state="visible", timeout=10_000)
-            active = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
-            target = (active + 1) % buttons.count()  # an open list shows the chosen item first
-            buttons.nth(target).tap()
-            after = state_after(page, figure, before)
-            chosen = figure.evaluate(f"gd => gd._fullLayout.updatemenus[{menu}].active")
-            if chosen != target or after == before:
-                problems.append(f"figure {index} menu {menu}: a tap on item {target} chose nothing")
+        problems += menu_problems(page, figure, index, press="tap")
     return problems
 
 
