@@ -601,11 +601,26 @@ def test_every_slider_moves_its_figure(page_visit):
             assert result.console_errors == [], f"{docname}: errors after moving a slider"
 
 
-def slider_drag_problems(page) -> list[str]:
-    """Drag each slider by mouse to its first step and on past its last, a few px at a time:
-    where it goes back a step. A step that changes the figure's margins (other tick labels, another
-    colour bar) moves the slider, which is laid out on the plot area, under the pointer: the
-    pointer then reads as another step, which moves the slider back, and so on."""
+def slider_drag_problems(page, finger=None) -> list[str]:
+    """Drag each slider by mouse (or by ``finger``, test_phone_width.finger_on) to its first
+    step and on past its last, a few px at a time: where it goes back a step, or misses the
+    first or last. A step that changes the figure's margins (other tick labels, another colour
+    bar) moves the slider, which is laid out on the plot area, under the pointer: the pointer
+    then reads as another step, which moves the slider back, and so on."""
+    if finger is None:
+        def press(x, y):
+            page.mouse.move(x, y)
+            page.mouse.down()
+        move, lift = page.mouse.move, page.mouse.up
+    else:
+        def press(x, y):
+            finger("touchStart", x, y)
+
+        def move(x, y):
+            finger("touchMove", x, y)
+
+        def lift():
+            finger("touchEnd")
     draw_every_figure(page)
     figures = page.locator(".course-plot")
     problems = []
@@ -617,18 +632,17 @@ def slider_drag_problems(page) -> list[str]:
             box = rail.bounding_box()
             y = box["y"] + box["height"] / 2
             grip = figure.locator(".slider-container .slider-grip-rect").nth(slider).bounding_box()
-            page.mouse.move(grip["x"] + grip["width"] / 2, y)
-            page.mouse.down()
+            press(grip["x"] + grip["width"] / 2, y)
             x = box["x"] - 20
-            page.mouse.move(x, y)  # to the first step, then on to the last without letting go
+            move(x, y)  # to the first step, then on to the last without letting go
             seen = []
             while x < box["x"] + box["width"] + 20:
                 x += 4
-                page.mouse.move(x, y)
+                move(x, y)
                 step = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
                 if not seen or step != seen[-1]:
                     seen.append(step)
-            page.mouse.up()
+            lift()
             if seen != sorted(seen) or seen[0] != 0 or seen[-1] != figure.evaluate(
                     f"gd => gd.layout.sliders[{slider}].steps.length - 1"):
                 problems.append(f"figure {index} slider {slider}: steps {seen}")

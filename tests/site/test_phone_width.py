@@ -13,13 +13,11 @@ from .conftest import BUILT_SITE
 from .test_accessibility import descriptions_that_misread_their_titles
 from .test_pages_in_browser import (
     DOCNAMES,
-    FIGURE_STATE,
     draw_every_figure,
     figure_label_problems,
     menu_problems,
     plot_area_problems,
     slider_drag_problems,
-    state_after,
     step_word_problems,
     visit,
 )
@@ -207,31 +205,14 @@ def finger_on(page):
 
 
 def touch_control_problems(page) -> list[str]:
-    """Work every slider and menu by touch, as a finger would: drag each slider's grip across
-    its rail, tap each dropdown open and tap the item after the chosen one, and tap each buttons
-    menu's next button. Where a control did not move, or the figure did not change."""
-    finger = finger_on(page)
+    """Work every slider and menu by touch, as a finger would: drag each slider's grip from its
+    first step past its last, tap each dropdown open and tap the item after the chosen one, tap
+    each buttons menu's next button. Where a slider missed or went back a step, or a tap chose
+    nothing."""
+    problems = slider_drag_problems(page, finger_on(page))
     figures = page.locator(".course-plot")
-    problems = []
     for index in range(figures.count()):
-        figure = figures.nth(index)
-        for slider in range(figure.evaluate("gd => (gd.layout.sliders || []).length")):
-            rail = figure.locator(".slider-container .slider-rail-rect").nth(slider)
-            rail.scroll_into_view_if_needed()
-            box = rail.bounding_box()
-            y = box["y"] + box["height"] / 2
-            grip = figure.locator(".slider-container .slider-grip-rect").nth(slider).bounding_box()
-            active = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
-            before = figure.evaluate(FIGURE_STATE)
-            end = box["x"] + (box["width"] + 20 if active < 1 else -20)  # past the far end
-            finger("touchStart", grip["x"] + grip["width"] / 2, y)
-            for step in range(1, 11):
-                finger("touchMove", grip["x"] + grip["width"] / 2 + (end - grip["x"]) * step / 10, y)
-            finger("touchEnd")
-            moved_to = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
-            if moved_to == active or state_after(page, figure, before) == before:
-                problems.append(f"figure {index} slider {slider}: a finger's drag left it at step {active}")
-        problems += menu_problems(page, figure, index, press="tap")
+        problems += menu_problems(page, figures.nth(index), index, press="tap")
     return problems
 
 
