@@ -229,8 +229,6 @@ AXIS_RANGES = """gd => JSON.stringify(Object.keys(gd._fullLayout).filter(key => 
     .map(key => gd._fullLayout[key].range))"""
 SWIPE = 200  # px, upwards
 NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
-
-
 CAMERA = "gd => JSON.stringify(gd._fullLayout.scene._scene.getCamera())"
 
 
@@ -259,9 +257,11 @@ def swipe_problems(page) -> list[str]:
         area = figure.locator(".nsewdrag")
         if not area.count():
             continue
+        area.first.scroll_into_view_if_needed()
         box = area.first.bounding_box()
         x = box["x"] + box["width"] / 2
-        y = min(box["y"] + box["height"] / 2, PHONE[1] - 100)  # on the screen, room to swipe up
+        # in the plot and on the screen, with room to swipe up
+        y = max(box["y"] + 10, min(box["y"] + box["height"] / 2, PHONE[1] - 100))
         scrolled, ranges = page.evaluate("scrollY"), figure.evaluate(AXIS_RANGES)
         finger("touchStart", x, y)
         for step in range(1, 21):
