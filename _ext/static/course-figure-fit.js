@@ -348,7 +348,7 @@
       var current = slider.currentvalue || {}, size = (current.font && current.font.size) || fontSize;
       if (current.visible === false || size <= fontSize) { return; }
       var longest = Math.max.apply(null, (slider.steps || []).map(function (step) {
-        var value = step.label !== undefined ? step.label : step.value;
+        var value = step.label !== undefined ? step.label : (step.value !== undefined ? step.value : '');
         return measurer(size)((current.prefix || '') + value + (current.suffix || ''));
       }));
       var room = width - EDGE - px(slider.x || 0);
