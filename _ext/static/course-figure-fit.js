@@ -208,9 +208,23 @@
     var above = aboveThePlot(layout, plotHeight);
     var extraTop = wrapMenus(layout, above, plotWidth);
     var panels = subplots(layout);
+    var legendBelow = layout.legend && layout.legend.orientation === 'h' && (layout.legend.y || 0) < 0
+      ? -layout.legend.y * plotHeight : null;  // px below the plot, as the figure placed it
     if (panels.length > 1 && sideBySide(panels)) {
       height = stack(data, layout, panels, plotHeight, margin, plotWidth, fontSize);
       plotHeight = height - margin.t - margin.b;
+    }
+    if (legendBelow !== null) {
+      // A legend in a row below the plot wraps into more rows on a phone (lesson 6's eighteen
+      // groups: seven at 390 px, ten at 320), and Plotly takes the room they need from the
+      // plot, which then is not the size planned here. They get room of their own below the
+      // plot, at the distance the figure gave them, rows packed without a gap between groups.
+      var legendHeight = LEGEND_ROW * legendRows(data, plotWidth, fontSize) + 4;
+      layout.legend = Object.assign({}, layout.legend, {
+        y: -legendBelow / plotHeight, yanchor: 'top', tracegroupgap: 0});
+      var room = Math.max(0, Math.ceil(legendBelow + legendHeight) - margin.b);
+      margin.b += room;
+      height += room;
     }
     // What sits above the plot keeps its distance in px, however tall the plot became.
     var highest = 0;

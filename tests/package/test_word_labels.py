@@ -94,9 +94,9 @@ def test_a_crowded_cluster_takes_leaders_and_no_word_covers_another(seed):
 @pytest.mark.parametrize("seed", range(1, 7))
 def test_a_word_and_its_eight_neighbours_fit_the_phone_explorer(seed):
     """Lesson 6's neighbour explorer: a word (a large star) and eight neighbours close around it,
-    on a map whose axes span the whole vocabulary, in a plot 266 px wide and 202 px high at a
-    12 px font: no word covers another at either plot size, each word kept clear of its own
-    marker by that marker's radius."""
+    on a map whose axes span the whole vocabulary, in a plot 196-325 px wide and 300-367 px high
+    at a 12 px font: no word covers another at any of its plot sizes, each word kept clear of its
+    own marker by that marker's radius."""
     rng = np.random.default_rng(seed)
     coords = rng.normal(scale=0.25, size=(9, 2))
     words = ["japan", "japanese", "china", "korea", "tokyo", "taiwan", "korean", "asian", "chinese"]

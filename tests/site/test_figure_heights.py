@@ -137,3 +137,29 @@ def test_titles_and_a_slider_s_value_are_kept_inside_a_small_phone_s_figure():
     roomy = _fit_in_node(figure, 599)["layout"]  # room enough: left as they are
     assert roomy["annotations"][0]["x"] == 0.65
     assert roomy["xaxis"]["title"] == figure["layout"]["xaxis"]["title"]
+
+
+def test_a_legend_below_the_plot_gets_room_of_its_own_on_a_phone():
+    """Lesson 6's neighbour explorer has eighteen groups in a legend below its panels: on a phone
+    the legend wraps into seven to ten rows, and Plotly took their room from the plot, so the
+    stacked map and bars were a third shorter than planned and the map's axis title met the
+    bars' title. The figure grows by the legend's rows instead; its plot keeps its height."""
+    traces = [{"type": "scatter", "x": [0], "y": [0], "name": f"group {index}"} for index in range(18)]
+    figure = {"data": traces, "layout": {
+        "height": 620, "margin": {"t": 110, "b": 40},
+        "legend": {"orientation": "h", "y": -0.12},
+        "xaxis": {"domain": [0, 0.55]}, "yaxis": {"domain": [0, 1]},
+        "xaxis2": {"domain": [0.65, 1], "anchor": "y2"}, "yaxis2": {"domain": [0, 1], "anchor": "x2"}}}
+    without = json.loads(json.dumps(figure))
+    del without["layout"]["legend"]
+    del without["layout"]["margin"]["b"]
+    for width in (390, 320):
+        fitted = _fit_in_node(figure, width)["layout"]
+        plain = _fit_in_node(without, width)["layout"]
+        plot = fitted["height"] - fitted["margin"]["t"] - fitted["margin"]["b"]
+        assert plot == plain["height"] - plain["margin"]["t"] - plain["margin"]["b"]  # as planned
+        below = -fitted["legend"]["y"] * plot
+        assert below == pytest.approx(0.12 * (620 - 110 - 40))  # where the figure put it, in px
+        assert fitted["legend"]["yanchor"] == "top"
+        rows = (fitted["margin"]["b"] - below) / 24
+        assert rows >= 18 / 3  # three short names to a row at most, on a phone

@@ -781,6 +781,10 @@ PLOT_AREAS_DRAWN = """async ([index, tolerance, limit]) => {
     const problems = [];
     for (const gd of maps) {
         const placed = gd._fullLayout.meta.label_plot_areas[index];
+        if (!placed) {
+            problems.push(`${gd.id}: words placed for no plot area at this width (area ${index})`);
+            continue;
+        }
         const holder = document.querySelector(`script.course-plot-spec[data-for="${gd.id}"]`);
         const shipped = (await (await fetch(holder.dataset.src)).json()).layout;
         const control = (shipped.updatemenus || [])[0] || (shipped.sliders || [])[0];
@@ -805,7 +809,8 @@ PLOT_AREAS_DRAWN = """async ([index, tolerance, limit]) => {
 
 def plot_area_problems(page, docname: str, index: int) -> list[str]:
     """Each word map on the page drawn at the plot area its words were placed for (``index``:
-    0 on a phone, 1 on a desktop); a page with another number of maps than WORD_MAPS says."""
+    0 on a phone, 1 on a desktop, 2 on the smallest phones); a page with another number of maps
+    than WORD_MAPS says."""
     draw_every_figure(page)
     maps = page.evaluate(PLOT_AREAS_DRAWN, [index, PLOT_AREA_TOLERANCE, STEPS_CHECKED])
     if len(maps) != WORD_MAPS.get(docname, 0):
