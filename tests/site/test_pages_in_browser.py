@@ -258,55 +258,6 @@ def test_formulas_further_down_are_drawn_as_they_come_near(browser, site_url):
         result.page.context.close()
 
 
-def test_every_formula_is_drawn_before_printing(browser, site_url):
-    docname = next(name for name in DOCNAMES if "04_" in name)
-    result = visit(browser, f"{site_url}/{docname}.html", site_url)
-    try:
-        page = result.page
-        assert page.locator("mjx-container[data-course-lazy]").count() > 0
-        page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
-        assert page.locator("mjx-container[data-course-lazy], mjx-container template").count() == 0
-        assert page.evaluate("""() => [...document.querySelectorAll('mjx-container > svg')]
-            .every(svg => svg.querySelector('use, rect'))""")
-    finally:
-        result.page.context.close()
-
-
-# Stands in for the browser's print dialog: what each figure showed when printing began.
-RECORD_PRINT = """window.print = () => {
-    window.coursePrinted = [...document.querySelectorAll('.course-plot')]
-        .map(gd => gd.dataset.state || 'preview');
-};"""
-
-
-A4_COLUMN = 686  # px: a page's printed column on A4 at Chromium's own margins
-
-
-def test_the_print_button_prints_every_figure_drawn_and_whole(browser, site_url):
-    """The theme's "Print to PDF" button printed at once: a figure the reader had not scrolled
-    near was on paper as its preview, a dashed box. The print now waits for every figure. A
-    figure drawn for a wide screen (774 px at 1920) was cut at its right edge on paper: each is
-    scaled to the printed column."""
-    docname = next(name for name in DOCNAMES if "06_" in name)  # four figures, three far down
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(1920, 1000))
-    try:
-        page = result.page
-        page.add_init_script(RECORD_PRINT)
-        page.reload(wait_until="load")
-        assert page.evaluate("document.querySelectorAll('.course-plot:not([data-state])').length") >= 2
-        page.get_by_role("button", name="Download this page").click()
-        page.locator(".btn-download-pdf-button").click()
-        page.wait_for_function("() => window.coursePrinted !== undefined", timeout=30_000)
-        assert set(page.evaluate("window.coursePrinted")) == {"drawn"}
-        page.emulate_media(media="print")
-        widths = page.evaluate("""() => [...document.querySelectorAll('.course-plot .main-svg')]
-            .map(svg => svg.getBoundingClientRect().width)""")
-        assert widths and max(widths) <= A4_COLUMN, f"figures {widths} px wide on paper"
-        assert result.console_errors == []
-    finally:
-        result.page.context.close()
-
-
 def test_without_javascript_formulas_further_down_show_their_mathml(browser, site_url):
     """No script: a waiting formula shows its MathML (the browser draws it), not an empty box."""
     docname = next(name for name in DOCNAMES if "04_" in name)
