@@ -5,6 +5,7 @@
  * and again whenever the reader switches the theme (html[data-theme] changes).
  * Drop-down menus keep their own light boxes, so their text stays dark in both themes.
  * Heatmap colour scales and trace colours are left as they are.
+ * Paper is white: a page printed in the dark theme is printed in the light one.
  */
 (function () {
   'use strict';
@@ -75,6 +76,23 @@
   function paintAll() {
     document.querySelectorAll('.js-plotly-plot').forEach(function (gd) { paint(gd); });
   }
+
+  // A browser prints no page background, so a page printed in the dark theme came out as light
+  // grey text on white paper, its figures' text and axes too. Printing switches the page to the
+  // light theme, and its figures at once, before the browser lays the page out for paper; and
+  // back after.
+  var themeBeforePrint = null;
+  window.addEventListener('beforeprint', function () {
+    if (document.documentElement.dataset.theme !== 'dark') { return; }
+    themeBeforePrint = 'dark';
+    document.documentElement.dataset.theme = 'light';
+    paintAll();
+  });
+  window.addEventListener('afterprint', function () {
+    if (themeBeforePrint === null) { return; }
+    document.documentElement.dataset.theme = themeBeforePrint;
+    themeBeforePrint = null;
+  });
 
   document.addEventListener('course:figure-drawn', function (event) { paint(event.detail.element); });
   new MutationObserver(paintAll).observe(document.documentElement,

@@ -8,7 +8,8 @@ import io
 import pypdf
 import pytest
 
-from .test_pages_in_browser import DOCNAMES, visit
+from .test_figure_contrast import LOW_CONTRAST_TEXT, MINIMUM_CONTRAST, themed
+from .test_pages_in_browser import DOCNAMES, draw_every_figure, visit
 
 LESSONS = [name for name in DOCNAMES if "/lessons/" in name]
 
@@ -105,5 +106,46 @@ def test_a_printed_lesson_fills_its_first_sheet_and_keeps_boxes_with_their_conte
         first_sheet = pypdf.PdfReader(io.BytesIO(page.pdf(format="A4", page_ranges="1"))).pages[0]
         assert _letters(found["first"]) in _letters(first_sheet.extract_text()), (
             f"{docname}: the first sheet ends before the lesson starts ({found['first']!r})")
+    finally:
+        result.page.context.close()
+
+
+def _contrast_on_paper(css_colour: str) -> float:
+    """WCAG contrast of an opaque CSS ``rgb(...)`` colour on white paper."""
+    def linear(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    red, green, blue = (float(v) for v in css_colour[css_colour.index("(") + 1:-1].split(",")[:3])
+    luminance = 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    return 1.05 / (luminance + 0.05)
+
+
+def test_a_page_printed_in_the_dark_theme_is_printed_in_the_light_one(browser, site_url):
+    """A browser prints no page background: a page printed in the dark theme came out as light
+    grey text on white paper, its figures' text and axes too. When printing starts (the
+    browser's 'beforeprint', which the theme's button and the browser's menu both send), the
+    page and its figures turn light at once, and dark again after."""
+    docname = next(name for name in LESSONS if "06_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme="dark")
+    try:
+        page = result.page
+        draw_every_figure(page)
+        themed(page, "dark")
+        page.evaluate(f"window.courseLowContrast = {LOW_CONTRAST_TEXT}")
+        printed = page.evaluate("""(minimum) => {
+            window.dispatchEvent(new Event('beforeprint'));
+            const text = getComputedStyle(document.querySelector('article p')).color;
+            const background = getComputedStyle(document.body).backgroundColor;
+            return {theme: document.documentElement.dataset.theme, text, background,
+                    figures: window.courseLowContrast(minimum)};
+        }""", MINIMUM_CONTRAST)
+        assert printed["theme"] == "light", printed
+        assert _contrast_on_paper(printed["text"]) >= MINIMUM_CONTRAST, f"text printed faint: {printed}"
+        assert printed["figures"]["checked"] > 0
+        assert printed["figures"]["bad"] == [], "figure text printed faint:\n" + "\n".join(
+            printed["figures"]["bad"][:10])
+        page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        themed(page, "dark")
     finally:
         result.page.context.close()
