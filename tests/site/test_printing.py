@@ -4,9 +4,12 @@ Chromium prints it (``page.pdf``), every formula and figure drawn and the sheets
 from __future__ import annotations
 
 import io
+import re
 
 import pypdf
 import pytest
+
+from embedding_course.plotting import contrast_ratio
 
 from .test_figure_contrast import LOW_CONTRAST_TEXT, MINIMUM_CONTRAST, themed
 from .test_pages_in_browser import DOCNAMES, draw_every_figure, visit
@@ -110,16 +113,6 @@ def test_a_printed_lesson_fills_its_first_sheet_and_keeps_boxes_with_their_conte
         result.page.context.close()
 
 
-def _contrast_on_paper(css_colour: str) -> float:
-    """WCAG contrast of an opaque CSS ``rgb(...)`` colour on white paper."""
-    def linear(value: float) -> float:
-        value /= 255
-        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
-    red, green, blue = (float(v) for v in css_colour[css_colour.index("(") + 1:-1].split(",")[:3])
-    luminance = 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
-    return 1.05 / (luminance + 0.05)
-
-
 def test_a_page_printed_in_the_dark_theme_is_printed_in_the_light_one(browser, site_url):
     """A browser prints no page background: a page printed in the dark theme came out as light
     grey text on white paper, its figures' text and axes too. When printing starts (the
@@ -135,12 +128,12 @@ def test_a_page_printed_in_the_dark_theme_is_printed_in_the_light_one(browser, s
         printed = page.evaluate("""(minimum) => {
             window.dispatchEvent(new Event('beforeprint'));
             const text = getComputedStyle(document.querySelector('article p')).color;
-            const background = getComputedStyle(document.body).backgroundColor;
-            return {theme: document.documentElement.dataset.theme, text, background,
+            return {theme: document.documentElement.dataset.theme, text,
                     figures: window.courseLowContrast(minimum)};
         }""", MINIMUM_CONTRAST)
         assert printed["theme"] == "light", printed
-        assert _contrast_on_paper(printed["text"]) >= MINIMUM_CONTRAST, f"text printed faint: {printed}"
+        text = tuple(int(value) / 255 for value in re.findall(r"\d+", printed["text"])[:3])
+        assert contrast_ratio(text, "white") >= MINIMUM_CONTRAST, f"text printed faint: {printed}"
         assert printed["figures"]["checked"] > 0
         assert printed["figures"]["bad"] == [], "figure text printed faint:\n" + "\n".join(
             printed["figures"]["bad"][:10])
