@@ -16,9 +16,22 @@
   var PAPER_WIDTH = 680;  // px: the printed column on A4 at the browser's own margins (686)
   var loading = null;
 
+  // A 3-D view is drawn with WebGL. plotly.js lets the browser drop the drawing once it is on
+  // screen (preserveDrawingBuffer false, except on the phones it detects) and has no setting
+  // for it (plotly.py #2774), so a reader who had looked at a 3-D view and then printed the
+  // page got an empty box on paper. The page's WebGL drawings are kept, as on those phones.
+  function keepWebGLDrawings() {
+    var getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (type, attributes) {
+      if (/webgl/.test(type)) { attributes = Object.assign({}, attributes, {preserveDrawingBuffer: true}); }
+      return getContext.call(this, type, attributes);
+    };
+  }
+
   function loadPlotly() {
     if (window.Plotly) { return Promise.resolve(window.Plotly); }
     if (!loading) {
+      keepWebGLDrawings();
       loading = new Promise(function (resolve, reject) {
         var tag = document.createElement('script');
         tag.src = bundleUrl;
@@ -267,21 +280,29 @@
     });
     // A printed page shows every figure. The theme's "Print to PDF" button calls window.print()
     // at once, when the figures further down are still previews: the print waits until they
-    // are drawn. A print from the browser's own menu cannot wait; it starts them drawing, so
-    // that the next print has them. On paper the column is narrower than on a wide screen,
-    // and a figure drawn for the screen was cut at its right edge: each is scaled to fit
-    // (course.css applies the scale in print only).
+    // are drawn and the pictures loaded. A print from the browser's own menu cannot wait; it
+    // starts them drawing and loading, so that the next print has them. On paper the column
+    // is narrower than on a wide screen, and a figure drawn for the screen was cut at its
+    // right edge: each is scaled to fit (course.css applies the scale in print only).
     function fitToPaper() {
       figures.forEach(function (gd) {
         var width = gd.getBoundingClientRect().width;
         gd.style.setProperty('--course-print-zoom', String(Math.min(1, PAPER_WIDTH / width)));
       });
     }
+    // A picture (a matplotlib figure) waits to load until the reader scrolls near it
+    // (loading="lazy"): one the reader had jumped past was an empty space on paper.
+    function loadPictures() {
+      return Promise.all([].map.call(document.querySelectorAll('img[loading="lazy"]'), function (img) {
+        img.loading = 'eager';
+        return img.decode().catch(function () {});  // a picture that fails prints as it shows
+      }));
+    }
     var print = window.print;
     window.print = function () {
-      drawAll().then(function () { fitToPaper(); print.call(window); });
+      Promise.all([drawAll(), loadPictures()]).then(function () { fitToPaper(); print.call(window); });
     };
-    window.addEventListener('beforeprint', function () { drawAll(); fitToPaper(); });
+    window.addEventListener('beforeprint', function () { drawAll(); loadPictures(); fitToPaper(); });
   }
 
   if (document.readyState === 'loading') {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 
 import pypdf
 import pytest
@@ -140,5 +141,69 @@ def test_a_page_printed_in_the_dark_theme_is_printed_in_the_light_one(browser, s
         page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")
         assert page.evaluate("document.documentElement.dataset.theme") == "dark"
         themed(page, "dark")
+    finally:
+        result.page.context.close()
+
+
+# Each captioned figure's caption ("Fig. 6.4" and its first words) and what must be on its
+# sheet: the first words of a chart's top line of text (its title, or a panel's), a 3-D
+# view's scene (WebGL, which a browser prints from the canvas) or the picture's pixel size.
+CAPTIONED_FIGURES = """() => [...document.querySelectorAll('figure')].flatMap(figure => {
+    const number = figure.querySelector('.caption-number');
+    if (!number) return [];
+    const words = (text, count) => text.trim().split(/\\s+/).slice(0, count).join(' ');
+    const caption = words(number.textContent + ' ' + figure.querySelector('.caption-text').textContent, 5);
+    const gd = figure.querySelector('.js-plotly-plot');
+    const picture = figure.querySelector('img');
+    if (!gd) {
+        const size = ['width', 'height'].map(side => Number(picture && picture.getAttribute(side)));
+        return picture ? [{caption, picture: size}] : [];
+    }
+    const top = [...gd.querySelectorAll('.main-svg text')]
+        .filter(text => text.textContent.trim() && !text.closest('.updatemenu-container'))
+        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
+    return [{caption, top: words(top.textContent, 5), scene: !!gd.querySelector('.gl-container canvas')}];
+})"""
+
+
+def _normal(text: str) -> str:
+    return _letters(unicodedata.normalize("NFKC", text))
+
+
+@pytest.mark.parametrize("docname", LESSONS)
+def test_a_printed_figure_is_whole_on_one_sheet_with_its_caption(browser, site_url, docname):
+    """A reader looks at the charts, jumping past the rest, and prints with the theme's button.
+    On paper a figure that reached the foot of a sheet was cut there, its top on one sheet and
+    the rest with its caption on the next (six figures in five lessons); a 3-D view the reader
+    had seen printed as an empty box (lesson 6); a picture the reader had jumped past had not
+    loaded and printed as an empty space (lesson 6's Fig. 6.1). Each figure is now on one
+    sheet with its caption, drawn."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url)
+    try:
+        page = result.page
+        page.add_init_script(RECORD_PRINT)
+        page.reload(wait_until="load")
+        draw_every_figure(page)
+        figures = page.evaluate(CAPTIONED_FIGURES)
+        assert figures, f"{docname}: no captioned figure found"
+        page.get_by_role("button", name="Download this page").click()
+        page.locator(".btn-download-pdf-button").click()
+        page.wait_for_function("() => window.coursePrinted !== undefined", timeout=30_000)
+        reader = pypdf.PdfReader(io.BytesIO(page.pdf(format="A4")))
+        sheets = [_normal(sheet.extract_text()) for sheet in reader.pages]
+        for figure in figures:
+            found = [number for number, sheet in enumerate(sheets) if _normal(figure["caption"]) in sheet]
+            assert found, f"{docname}: {figure['caption']!r} not found on paper"
+            sheet = found[0]
+            pictures = [image.image for image in reader.pages[sheet].images]
+            where = f"{docname}: {figure['caption']!r} printed on sheet {sheet + 1}"
+            if "top" in figure:
+                assert _normal(figure["top"]) in sheets[sheet], f"{where} without its top ({figure['top']!r})"
+            if figure.get("scene"):
+                assert any(len(picture.convert("RGB").getcolors(1 << 24) or range(1 << 24)) > 16
+                           for picture in pictures), f"{where} with its 3-D scene empty"
+            if "picture" in figure:
+                assert tuple(figure["picture"]) in [picture.size for picture in pictures], (
+                    f"{where} without its picture")
     finally:
         result.page.context.close()
