@@ -10,6 +10,7 @@
   var NARROW = 600;  // px: below this width the layout is adjusted for a phone
   var CHAR_WIDTH = 0.6;  // of the font size: the width of an average character
   var TICK_ROOM = 16;  // px beside a y axis's tick labels: its tick, the gaps (Plotly's automargin)
+  var SCENE_ASPECT = 1.4;  // width to height of a 3-D view's box on a wide screen (672 x 480 px)
 
   function plain(text) { return String(text).replace(/<[^>]+>/g, ''); }
 
@@ -213,6 +214,24 @@
     if (panels.length > 1 && sideBySide(panels)) {
       height = stack(data, layout, panels, plotHeight, margin, plotWidth, fontSize);
       plotHeight = height - margin.t - margin.b;
+    }
+    if (layout.scene) {
+      // plotly.js fits a 3-D view to the height of its box and writes its axes' text at a fixed
+      // size: in a box taller than wide (lesson 6's, 342 x 480 px at 390) the view was cut at
+      // both sides, axis titles and all. On a phone the box is about square or lower (its
+      // height in steps of 40 px: the build lists each height it takes), and the camera steps
+      // back until the view is as wide, for the box's height, as on a wide screen.
+      var sceneHeight = Math.min(plotHeight, 40 * Math.floor(plotWidth / 40));
+      height += sceneHeight - plotHeight;
+      plotHeight = sceneHeight;
+      var back = SCENE_ASPECT * sceneHeight / plotWidth;
+      Object.keys(layout).forEach(function (key) {
+        if (!/^scene\d*$/.test(key)) { return; }
+        var camera = Object.assign({}, layout[key].camera);
+        var eye = camera.eye || {x: 1.25, y: 1.25, z: 1.25};  // plotly.js's own
+        camera.eye = {x: eye.x * back, y: eye.y * back, z: eye.z * back};
+        layout[key] = Object.assign({}, layout[key], {camera: camera});
+      });
     }
     if (legendBelow !== null) {
       // A legend in a row below the plot wraps into more rows on a phone (lesson 6's eighteen

@@ -163,3 +163,21 @@ def test_a_legend_below_the_plot_gets_room_of_its_own_on_a_phone():
         assert fitted["legend"]["yanchor"] == "top"
         rows = (fitted["margin"]["b"] - below) / 24
         assert rows >= 18 / 3  # three short names to a row at most, on a phone
+
+
+def test_a_3d_view_on_a_phone_gets_an_about_square_box_and_a_camera_that_steps_back():
+    """plotly.js fits a 3-D view to the height of its box and writes its axes' text at a fixed
+    size: in lesson 6's box, 342 x 480 px at 390, the view was cut at both sides, axis titles
+    and all. On a phone the box is about square, and the camera steps back until the view is
+    as wide, for the box's height, as in the figure's 1.4:1 box on a wide screen."""
+    figure = {"data": [{"type": "scatter3d", "x": [0], "y": [0], "z": [0]}],
+              "layout": {"height": 600, "margin": {"l": 0, "r": 0, "t": 120, "b": 0},
+                         "scene": {"camera": {"eye": {"x": 1.7, "y": 1.7, "z": 0.9}}}}}
+    for width in (342, 272):  # lesson 6's figure at 390 and 320 px
+        fitted = _fit_in_node(figure, width)["layout"]
+        box_width = width - fitted["margin"]["l"] - fitted["margin"]["r"]
+        box_height = fitted["height"] - fitted["margin"]["t"] - fitted["margin"]["b"]
+        assert box_width - 40 < box_height <= box_width, (width, box_width, box_height)
+        back = 1.4 * box_height / box_width
+        eye = fitted["scene"]["camera"]["eye"]
+        assert eye == pytest.approx({"x": 1.7 * back, "y": 1.7 * back, "z": 0.9 * back})

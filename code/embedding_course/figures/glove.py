@@ -145,7 +145,8 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
     ranges = axis_ranges(coords) if coords.shape[1] == 2 else None
     figure = go.Figure(_group_traces(coords, words, groups, colours=colours, show_text=show_text,
                                      marker_size=8 if coords.shape[1] == 2 else 5, ranges=ranges))
-    titles = [pca.axis_title(i) if pca is not None else f"PC{i + 1}" for i in range(coords.shape[1])]
+    titles = [pca.axis_title(i, short=coords.shape[1] == 3) if pca is not None else f"PC{i + 1}"
+              for i in range(coords.shape[1])]
     plotting.style(figure, title=title, height=height)
     plotting.legend_above(figure)
     if coords.shape[1] == 3:
