@@ -48,6 +48,8 @@
         ['xaxis', 'yaxis', 'zaxis'].forEach(function (axis) {
           changes[key + '.' + axis + '.color'] = colours.text;
           changes[key + '.' + axis + '.gridcolor'] = colours.grid;
+          // the walls behind the points, white in the figure's template: the page shows through
+          changes[key + '.' + axis + '.backgroundcolor'] = 'rgba(0,0,0,0)';
         });
       }
     });

@@ -103,3 +103,41 @@ def test_figure_text_contrast_in_both_themes(browser, site_url, built_site, docn
         check_contrast(page, OTHER[scheme], docname)
     finally:
         result.page.context.close()
+
+
+# The share of a 3-D view's pixels that are bright and opaque: the walls behind its points.
+BRIGHT_SCENE = """gd => {
+    const canvas = gd.querySelector('.gl-container canvas');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+    let bright = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+        if (pixels[i + 3] > 200 && pixels[i] + pixels[i + 1] + pixels[i + 2] > 3 * 200) bright += 1;
+    }
+    return bright / (pixels.length / 4);
+}"""
+
+
+def _bright_share(browser, site_url, scheme: str) -> float:
+    docname = next(name for name in LESSONS if "06_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme=scheme)
+    try:
+        page = result.page
+        draw_every_figure(page)
+        themed(page, scheme)
+        view = page.locator(".course-plot:has(.gl-container canvas)")
+        assert view.count() == 1, f"{docname}: {view.count()} 3-D views, expected one"
+        return view.evaluate(BRIGHT_SCENE)
+    finally:
+        result.page.context.close()
+
+
+def test_a_3d_view_in_the_dark_theme_shows_the_page_behind_it(browser, site_url):
+    """Lesson 6's 3-D view drew its three walls white (the figure's template) in the dark theme
+    too: a white box on a dark page. They are see-through now, in both themes."""
+    share = _bright_share(browser, site_url, "dark")
+    assert share < 0.01, f"{share:.0%} of the 3-D view is bright in the dark theme"
