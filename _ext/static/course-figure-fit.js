@@ -225,12 +225,23 @@
       height += sceneHeight - plotHeight;
       plotHeight = sceneHeight;
       var back = SCENE_ASPECT * sceneHeight / plotWidth;
+      var stepBack = function (eye) { return {x: eye.x * back, y: eye.y * back, z: eye.z * back}; };
       Object.keys(layout).forEach(function (key) {
         if (!/^scene\d*$/.test(key)) { return; }
         var camera = Object.assign({}, layout[key].camera);
-        var eye = camera.eye || {x: 1.25, y: 1.25, z: 1.25};  // plotly.js's own
-        camera.eye = {x: eye.x * back, y: eye.y * back, z: eye.z * back};
+        camera.eye = stepBack(camera.eye || {x: 1.25, y: 1.25, z: 1.25});  // plotly.js's own
         layout[key] = Object.assign({}, layout[key], {camera: camera});
+        // A slider that turns the view (plotting.turn_slider) moves the eye as far back.
+        var name = key + '.camera.eye';
+        (layout.sliders || []).forEach(function (slider) {
+          slider.steps = (slider.steps || []).map(function (step) {
+            var change = step.method === 'relayout' && step.args && step.args[0];
+            if (!change || !change[name]) { return step; }
+            var moved = Object.assign({}, change);
+            moved[name] = stepBack(change[name]);
+            return Object.assign({}, step, {args: [moved].concat(step.args.slice(1))});
+          });
+        });
       });
     }
     if (legendBelow !== null) {

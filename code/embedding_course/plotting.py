@@ -714,6 +714,44 @@ def slider_figure(
     return figure
 
 
+def turn_slider(figure: go.Figure, *, step_degrees: int = 30, scene: str = "scene") -> go.Figure:
+    """Give a 3-D view a slider that turns it around its vertical axis, ``step_degrees`` a step.
+
+    A mouse or a finger turns a 3-D view by dragging it; the slider turns it in steps, and the
+    page's keyboard control follows a slider, so a reader who uses no pointer can turn it too.
+    Each step puts the camera's eye on the circle of the view's own eye, at its height; step 0
+    is the view as it was.
+
+    Args:
+        figure: a figure with a 3-D ``scene`` whose camera eye is set.
+        step_degrees: the turn of one step; it divides 360 (15, 30, 45, 90, ...).
+
+    Returns:
+        The figure, with the slider below the view.
+    """
+    if not 0 < step_degrees < 360 or 360 % step_degrees:
+        raise ValueError(f"step_degrees must divide 360 (e.g. 15, 30, 45), got {step_degrees}")
+    eye = figure.layout[scene].camera.eye if scene in figure.layout else None
+    if eye is None or eye.x is None or eye.y is None or eye.z is None:
+        raise ValueError(f"the figure's {scene!r} has no camera eye to turn: set {scene}.camera.eye")
+    radius, start = math.hypot(eye.x, eye.y), math.atan2(eye.y, eye.x)
+    if radius == 0:
+        raise ValueError("the camera looks straight down the vertical axis (eye x = y = 0): nothing to turn")
+    steps = []
+    for turn in range(0, 360, step_degrees):
+        angle = start + math.radians(turn)
+        turned = dict(x=round(radius * math.cos(angle), 4), y=round(radius * math.sin(angle), 4), z=eye.z)
+        steps.append(dict(method="relayout", label=f"{turn}°", args=[{f"{scene}.camera.eye": turned}]))
+    # The rail keeps 30 px from the figure's sides: a drag stops moving the slider when the
+    # pointer leaves the figure, so a rail at its very edge could not be dragged to its ends.
+    figure.update_layout(
+        sliders=[dict(active=0, steps=steps, name="turn the view", len=1.0, pad=dict(t=10, b=10, l=30, r=30),
+                      currentvalue=dict(prefix="turned: ", font=dict(size=14)))],
+        margin=dict(b=70),
+    )
+    return figure
+
+
 def matplotlib_colors(count: int, name: str = "tab10") -> list[str]:
     """``count`` distinct colours as hex strings, for plots that colour by group."""
     if count <= 0:

@@ -130,6 +130,38 @@ def test_slider_figure_rejects_an_active_step_out_of_range():
         plotting.slider_figure(_states(2), ["a", "b"], active=2)
 
 
+def _view(eye: dict | None = None) -> go.Figure:
+    figure = go.Figure(go.Scatter3d(x=[0, 1], y=[0, 1], z=[0, 1]))
+    if eye is not None:
+        figure.update_layout(scene=dict(camera=dict(eye=eye)))
+    return figure
+
+
+def test_turn_slider_turns_the_view_around_its_vertical_axis_from_where_it_starts():
+    figure = plotting.turn_slider(_view(dict(x=1.7, y=1.7, z=0.9)), step_degrees=90)
+    slider = figure.layout.sliders[0]
+    assert [step.label for step in slider.steps] == ["0°", "90°", "180°", "270°"]
+    assert slider.active == 0 and slider.name == "turn the view"
+    eyes = [step.args[0]["scene.camera.eye"] for step in slider.steps]
+    assert eyes[0] == pytest.approx(dict(x=1.7, y=1.7, z=0.9))  # step 0: the view as it was
+    assert eyes[1] == pytest.approx(dict(x=-1.7, y=1.7, z=0.9))  # a quarter turn, anticlockwise
+    assert eyes[2] == pytest.approx(dict(x=-1.7, y=-1.7, z=0.9))
+    assert all(step.method == "relayout" for step in slider.steps)
+    assert len(plotting.turn_slider(_view(dict(x=1, y=0, z=1))).layout.sliders[0].steps) == 12  # 30° a step
+
+
+@pytest.mark.parametrize(
+    ("figure", "step", "message"),
+    [(_view(dict(x=1, y=1, z=1)), 7, r"must divide 360 .* got 7"),
+     (_view(dict(x=1, y=1, z=1)), 360, r"must divide 360 .* got 360"),
+     (_view(), 30, r"no camera eye to turn: set scene\.camera\.eye"),
+     (_view(dict(x=0, y=0, z=2)), 30, r"straight down the vertical axis")],
+)
+def test_turn_slider_rejects_what_it_cannot_turn(figure, step, message):
+    with pytest.raises(ValueError, match=message):
+        plotting.turn_slider(figure, step_degrees=step)
+
+
 def test_legend_above_puts_the_legend_in_a_row_between_title_and_plot():
     figure = plotting.style(go.Figure([go.Scatter(x=[0, 1], y=[0, 1], name=name) for name in "ab"]),
                             title="a title")

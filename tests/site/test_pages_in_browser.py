@@ -379,6 +379,8 @@ FIGURE_STATE = """gd => {
         visible: gd.data.map(t => t.visible),
         drawn: hash(drawn),
         gl: gd.querySelector('.gl-container') ? hash(JSON.stringify(gd.data.map(t => [t.x, t.y, t.z]))) : 0,
+        // what a 3-D view draws (its WebGL drawing is kept: course-figures.js)
+        scene: [...gd.querySelectorAll('.gl-container canvas')].map(canvas => hash(canvas.toDataURL())),
         title: gd.querySelector('.gtitle') ? gd.querySelector('.gtitle').textContent : ''
     });
 }"""

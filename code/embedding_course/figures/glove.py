@@ -152,7 +152,8 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
     if coords.shape[1] == 3:
         figure.update_layout(scene=dict(xaxis_title=titles[0], yaxis_title=titles[1], zaxis_title=titles[2],
                                         camera=dict(eye=dict(x=1.7, y=1.7, z=0.9))),
-                             margin=dict(l=0, r=0, b=0))
+                             margin=dict(l=0, r=0))
+        plotting.turn_slider(figure)  # turns by keyboard too
     else:
         figure.update_xaxes(title_text=titles[0], zeroline=False, range=ranges[0], autorange=False)
         figure.update_yaxes(title_text=titles[1], zeroline=False, range=ranges[1], autorange=False)
