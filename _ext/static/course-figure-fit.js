@@ -11,6 +11,7 @@
   var CHAR_WIDTH = 0.6;  // of the font size: the width of an average character
   var TICK_ROOM = 16;  // px beside a y axis's tick labels: its tick, the gaps (Plotly's automargin)
   var SCENE_ASPECT = 1.4;  // width to height of a 3-D view's box on a wide screen (672 x 480 px)
+  var SCENE_TICKS = 4;  // at most, on each axis of a 3-D view on a phone
 
   function plain(text) { return String(text).replace(/<[^>]+>/g, ''); }
 
@@ -231,6 +232,10 @@
         var camera = Object.assign({}, layout[key].camera);
         camera.eye = stepBack(camera.eye || {x: 1.25, y: 1.25, z: 1.25});  // plotly.js's own
         layout[key] = Object.assign({}, layout[key], {camera: camera});
+        // Seven tick labels an axis, at a fixed size, ran into each other on the smaller view.
+        ['xaxis', 'yaxis', 'zaxis'].forEach(function (axis) {
+          layout[key][axis] = Object.assign({nticks: SCENE_TICKS}, layout[key][axis]);
+        });
         // A slider that turns the view (plotting.turn_slider) moves the eye as far back.
         var name = key + '.camera.eye';
         (layout.sliders || []).forEach(function (slider) {

@@ -717,8 +717,8 @@ def slider_figure(
 def turn_slider(figure: go.Figure, *, step_degrees: int = 30, scene: str = "scene") -> go.Figure:
     """Give a 3-D view a slider that turns it around its vertical axis, ``step_degrees`` a step.
 
-    A mouse or a finger turns a 3-D view by dragging it; the slider turns it in steps, and the
-    page's keyboard control follows a slider, so a reader who uses no pointer can turn it too.
+    A mouse or a finger turns a 3-D view by dragging it; a slider turns it in steps, which a
+    reader who uses no pointer can take too, with a keyboard control that follows the slider.
     Each step puts the camera's eye on the circle of the view's own eye, at its height; step 0
     is the view as it was.
 
