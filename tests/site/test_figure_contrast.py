@@ -122,22 +122,18 @@ BRIGHT_SCENE = """gd => {
 }"""
 
 
-def _bright_share(browser, site_url, scheme: str) -> float:
-    docname = next(name for name in LESSONS if "06_" in name)
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme=scheme)
-    try:
-        page = result.page
-        draw_every_figure(page)
-        themed(page, scheme)
-        view = page.locator(".course-plot:has(.gl-container canvas)")
-        assert view.count() == 1, f"{docname}: {view.count()} 3-D views, expected one"
-        return view.evaluate(BRIGHT_SCENE)
-    finally:
-        result.page.context.close()
-
-
 def test_a_3d_view_in_the_dark_theme_shows_the_page_behind_it(browser, site_url):
     """Lesson 6's 3-D view drew its three walls white (the figure's template) in the dark theme
     too: a white box on a dark page. They are see-through now, in both themes."""
-    share = _bright_share(browser, site_url, "dark")
-    assert share < 0.01, f"{share:.0%} of the 3-D view is bright in the dark theme"
+    docname = next(name for name in LESSONS if "06_" in name)
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme="dark")
+    try:
+        page = result.page
+        draw_every_figure(page)
+        themed(page, "dark")
+        view = page.locator(".course-plot:has(.gl-container canvas)")
+        assert view.count() == 1, f"{docname}: {view.count()} 3-D views, expected one"
+        share = view.evaluate(BRIGHT_SCENE)
+        assert share < 0.01, f"{share:.0%} of the 3-D view is bright in the dark theme"
+    finally:
+        result.page.context.close()
