@@ -9,6 +9,8 @@ with, then switches the theme while the page is open and checks again.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from .conftest import toc_docnames
@@ -122,18 +124,24 @@ BRIGHT_SCENE = """gd => {
 }"""
 
 
+@contextmanager
+def drawn_in_theme(browser, site_url, docname: str, scheme: str):
+    """The visit (``visit``) of ``docname`` opened in ``scheme``, every figure drawn in its colours."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme=scheme)
+    try:
+        draw_every_figure(result.page)
+        themed(result.page, scheme)
+        yield result
+    finally:
+        result.page.context.close()
+
+
 def test_a_3d_view_in_the_dark_theme_shows_the_page_behind_it(browser, site_url):
     """Lesson 6's 3-D view drew its three walls white (the figure's template) in the dark theme
     too: a white box on a dark page. They are see-through now, in both themes."""
     docname = next(name for name in LESSONS if "06_" in name)
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme="dark")
-    try:
-        page = result.page
-        draw_every_figure(page)
-        themed(page, "dark")
-        view = page.locator(".course-plot:has(.gl-container canvas)")
+    with drawn_in_theme(browser, site_url, docname, "dark") as result:
+        view = result.page.locator(".course-plot:has(.gl-container canvas)")
         assert view.count() == 1, f"{docname}: {view.count()} 3-D views, expected one"
         share = view.evaluate(BRIGHT_SCENE)
         assert share < 0.01, f"{share:.0%} of the 3-D view is bright in the dark theme"
-    finally:
-        result.page.context.close()

@@ -12,7 +12,7 @@ import pytest
 
 from embedding_course.plotting import contrast_ratio
 
-from .test_figure_contrast import LOW_CONTRAST_TEXT, MINIMUM_CONTRAST, themed
+from .test_figure_contrast import LOW_CONTRAST_TEXT, MINIMUM_CONTRAST, drawn_in_theme, themed
 from .test_pages_in_browser import DOCNAMES, draw_every_figure, visit
 
 LESSONS = [name for name in DOCNAMES if "/lessons/" in name]
@@ -120,11 +120,8 @@ def test_a_page_printed_in_the_dark_theme_is_printed_in_the_light_one(browser, s
     browser's 'beforeprint', which the theme's button and the browser's menu both send), the
     page and its figures turn light at once, and dark again after."""
     docname = next(name for name in LESSONS if "06_" in name)
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, color_scheme="dark")
-    try:
+    with drawn_in_theme(browser, site_url, docname, "dark") as result:
         page = result.page
-        draw_every_figure(page)
-        themed(page, "dark")
         page.evaluate(f"window.courseLowContrast = {LOW_CONTRAST_TEXT}")
         printed = page.evaluate("""(minimum) => {
             window.dispatchEvent(new Event('beforeprint'));
@@ -141,8 +138,6 @@ def test_a_page_printed_in_the_dark_theme_is_printed_in_the_light_one(browser, s
         page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")
         assert page.evaluate("document.documentElement.dataset.theme") == "dark"
         themed(page, "dark")
-    finally:
-        result.page.context.close()
 
 
 # Each captioned figure's caption ("Fig. 6.4" and its first words) and what must be on its
