@@ -10,9 +10,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("COURSE_DEVICE", "cpu")
 
 # The files that train models, execute pages or build books, longest first: pytest-xdist hands
-# files to its workers in collection order (with --no-loadscope-reorder, as the Makefile runs it;
-# by default it sorts them by their number of tests), so starting these first keeps one long
-# file from running alone at the end while the other core idles.
+# out work units in collection order (with --no-loadscope-reorder, as the Makefile runs it; by
+# default it sorts them by their number of tests), so starting these first keeps one long unit
+# from running alone at the end while the other core idles.
 LONGEST_FIRST = (
     # site
     "test_notebooks_live.py", "test_build.py", "test_accessibility.py", "test_lowest_versions.py",
@@ -21,6 +21,9 @@ LONGEST_FIRST = (
     "test_length_generalisation_claims.py", "test_length_generalisation.py", "test_rope_extension.py",
     "test_training.py", "test_rotary.py",
 )
+# Files whose tests share a set-up per parameter, not per file: one work unit per parameter, so
+# the cores share the file (each notebook twin runs once for its three tests, on one worker).
+ONE_UNIT_PER_PARAMETER = ("test_notebooks_live.py",)
 
 
 def pytest_collection_modifyitems(items):
@@ -29,6 +32,31 @@ def pytest_collection_modifyitems(items):
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)  # a stable sort: each file keeps its own order
+
+
+def work_unit(nodeid: str) -> str:
+    """The pytest-xdist work unit of a test: its file, or its file and parameter for the files in
+    ``ONE_UNIT_PER_PARAMETER``. ``tests/site/test_x.py::test_y[lesson]`` -> ``tests/site/test_x.py``."""
+    path, _, test = nodeid.partition("::")
+    parameter = test.partition("[")[2]
+    if parameter and Path(path).name in ONE_UNIT_PER_PARAMETER:
+        return f"{path}[{parameter}"
+    return path
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """With ``--dist loadfile`` (the Makefile's), hand out the work units of ``work_unit``.
+    (``--dist loadgroup`` would say this with marks, but it groups nothing under pytest 9.2:
+    pytest-xdist #1386.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class WorkUnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return WorkUnitScheduling(config, log)
 
 
 @pytest.fixture(scope="session", autouse=True)
