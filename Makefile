@@ -103,7 +103,8 @@ browser: ## Debian's Chromium for the browser tests (installed with apt-get when
 	  else echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi; }
 
 # Tests run on every core (pytest-xdist); a test file's tests stay on one worker, so a file's
-# browser page or tiny book is set up once, and the files go out in the order tests/conftest.py
+# browser page or tiny book is set up once (each notebook twin's tests are a unit of their own,
+# so more cores share the longest file), and the units go out in the order tests/conftest.py
 # gives them (longest first). PARALLEL= runs them one after another.
 PARALLEL ?= -n auto --dist loadfile --no-loadscope-reorder
 
