@@ -24,12 +24,14 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import prose_stability
 import pytest
 import sync_notebooks
 
+from ..conftest import work_unit
 from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 # every page's twin: the lessons' and the about pages'
@@ -122,6 +124,20 @@ def test_runner_reads_out_the_pages_glue_without_touching_the_lessons_names(tmp_
     executed = nbformat.read(tmp_path / "out.ipynb", as_version=4)
     assert [cell.source for cell in executed.cells] == ["x = 2", 'print("hidden" in globals())']
     assert executed.cells[1].outputs[0]["text"] == "False\n"  # the site's cell ran in a copy
+
+
+def test_each_twin_and_its_tests_are_one_work_unit_for_the_cores():
+    """pytest-xdist gives each twin's run, with the three tests that share it, to one worker, and
+    the twins to different workers: this file takes about 10 minutes of one core."""
+    tests = ("test_notebook_runs_top_to_bottom_with_live_explorers",
+             "test_every_solution_runs_alone_after_the_cells_above_it",
+             "test_every_number_the_prose_quotes_reads_the_same_under_every_set_up")
+    units = {stem: {work_unit(f"tests/site/{Path(__file__).name}::{test}[{stem}]") for test in tests}
+             for stem in ("03_dense_lookup", "build")}
+    assert [len(unit) for unit in units.values()] == [1, 1], units
+    assert units["03_dense_lookup"] != units["build"], units
+    other_file = {work_unit(f"tests/site/test_phone_width.py::test_fits[{page}]") for page in ("intro", "02")}
+    assert len(other_file) == 1, other_file
 
 
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda path: path.stem)
