@@ -31,7 +31,6 @@ import prose_stability
 import pytest
 import sync_notebooks
 
-from ..conftest import work_unit
 from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 # every page's twin: the lessons' and the about pages'
@@ -126,18 +125,29 @@ def test_runner_reads_out_the_pages_glue_without_touching_the_lessons_names(tmp_
     assert executed.cells[1].outputs[0]["text"] == "False\n"  # the site's cell ran in a copy
 
 
-def test_each_twin_and_its_tests_are_one_work_unit_for_the_cores():
-    """pytest-xdist gives each twin's run, with the three tests that share it, to one worker, and
-    the twins to different workers: this file takes about 10 minutes of one core."""
-    tests = ("test_notebook_runs_top_to_bottom_with_live_explorers",
-             "test_every_solution_runs_alone_after_the_cells_above_it",
-             "test_every_number_the_prose_quotes_reads_the_same_under_every_set_up")
-    units = {stem: {work_unit(f"tests/site/{Path(__file__).name}::{test}[{stem}]") for test in tests}
-             for stem in ("03_dense_lookup", "build")}
-    assert [len(unit) for unit in units.values()] == [1, 1], units
-    assert units["03_dense_lookup"] != units["build"], units
-    other_file = {work_unit(f"tests/site/test_phone_width.py::test_fits[{page}]") for page in ("intro", "02")}
-    assert len(other_file) == 1, other_file
+def test_each_twin_runs_once_on_one_worker_and_the_twins_share_the_workers(tmp_path):
+    """This file takes about 10 minutes of one core: pytest-xdist gives each twin's run, with the
+    three tests that share it, to one worker, and the twins to every worker (the units of
+    ``tests/conftest.py``, with the Makefile's ``--dist loadfile``). Here a file of the same name
+    with a set-up per parameter runs on two workers; each set-up must run once."""
+    setups = tmp_path / "setups.txt"
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / Path(__file__).name).write_text(
+        "import os\nimport time\n\nimport pytest\n\n\n"
+        "@pytest.fixture(scope='module', params=['a', 'b', 'c', 'd'])\n"
+        "def twin(request):\n"
+        f"    with open({str(setups)!r}, 'a') as log:\n"
+        "        log.write(request.param + ' ' + os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n"
+        "    time.sleep(0.5)\n\n\n"
+        "def test_runs(twin):\n    pass\n\n\ndef test_solutions(twin):\n    pass\n\n\n"
+        "def test_prose(twin):\n    pass\n")
+    command = [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-n", "2", "--dist", "loadfile", "-q",
+               "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(tmp_path)]
+    result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert "12 passed" in result.stdout, result.stdout + result.stderr
+    runs = [line.split() for line in setups.read_text().splitlines()]
+    assert sorted(twin for twin, _ in runs) == ["a", "b", "c", "d"], runs  # each twin set up once
+    assert len({worker for _, worker in runs}) == 2, runs  # on both workers
 
 
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda path: path.stem)
