@@ -24,6 +24,7 @@ import json
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import nbformat
@@ -132,15 +133,29 @@ def test_each_twin_runs_once_on_one_worker_and_the_twins_share_the_workers(tmp_p
     with a set-up per parameter runs on two workers; each set-up must run once."""
     setups = tmp_path / "setups.txt"
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    (tmp_path / Path(__file__).name).write_text(
-        "import os\nimport time\n\nimport pytest\n\n\n"
-        "@pytest.fixture(scope='module', params=['a', 'b', 'c', 'd'])\n"
-        "def twin(request):\n"
-        f"    with open({str(setups)!r}, 'a') as log:\n"
-        "        log.write(request.param + ' ' + os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n"
-        "    time.sleep(0.5)\n\n\n"
-        "def test_runs(twin):\n    pass\n\n\ndef test_solutions(twin):\n    pass\n\n\n"
-        "def test_prose(twin):\n    pass\n")
+    (tmp_path / Path(__file__).name).write_text(textwrap.dedent(f"""\
+        import os
+
+        import pytest
+
+
+        @pytest.fixture(scope="module", params=["a", "b", "c", "d"])
+        def twin(request):
+            with open({str(setups)!r}, "a") as log:
+                log.write(request.param + " " + os.environ["PYTEST_XDIST_WORKER"] + "\\n")
+
+
+        def test_runs(twin):
+            pass
+
+
+        def test_solutions(twin):
+            pass
+
+
+        def test_prose(twin):
+            pass
+        """))
     command = [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-n", "2", "--dist", "loadfile", "-q",
                "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(tmp_path)]
     result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
