@@ -52,16 +52,11 @@ class PCA:
                              f"{self.mean.shape[0]}")
         return (points.astype(np.float64) - self.mean) @ self.components.T  # (N, k)
 
-    def axis_title(self, index: int, *, short: bool = False) -> str:
-        """A label such as ``"PC1 (18.2% of variance)"`` for component ``index`` (0-based).
-
-        ``short=True`` gives ``"PC1 (18.2%)"``, for a 3-D view, whose axis titles meet at its
-        corners.
-        """
+    def axis_title(self, index: int) -> str:
+        """A label such as ``"PC1 (18.2% of variance)"`` for component ``index`` (0-based)."""
         if not 0 <= index < self.n_components:
             raise IndexError(f"component {index} is outside 0..{self.n_components - 1}")
-        share = f"{100 * self.explained_variance_ratio[index]:.1f}%"
-        return f"PC{index + 1} ({share})" if short else f"PC{index + 1} ({share} of variance)"
+        return f"PC{index + 1} ({100 * self.explained_variance_ratio[index]:.1f}% of variance)"
 
 
 def fit_pca(points, n_components: int = 2) -> PCA:

@@ -62,7 +62,7 @@ def test_signs_are_fixed_and_results_deterministic():
 def test_axis_title_reports_the_variance():
     pca = projection.fit_pca(_cloud(), 2)
     assert pca.axis_title(0) == f"PC1 ({100 * pca.explained_variance_ratio[0]:.1f}% of variance)"
-    assert pca.axis_title(1, short=True) == f"PC2 ({100 * pca.explained_variance_ratio[1]:.1f}%)"
+    assert pca.axis_title(1) == f"PC2 ({100 * pca.explained_variance_ratio[1]:.1f}% of variance)"
     with pytest.raises(IndexError, match=r"component 2 is outside 0\.\.1"):
         pca.axis_title(2)
 
@@ -100,9 +100,12 @@ def test_scatter_figure_has_one_trace_per_group_with_hover_words():
     assert "PC1" in figure.layout.xaxis.title.text and "%" in figure.layout.xaxis.title.text
     figure_3d = glove_figures.scatter_figure(coords, words, groups, pca=pca)
     assert figure_3d.data[0].type == "scatter3d"
-    # a 3-D view's axis titles meet at its corners: the short ones (its title gives the variance)
-    assert [figure_3d.layout.scene[axis].title.text for axis in ("xaxis", "yaxis", "zaxis")] == [
-        pca.axis_title(index, short=True) for index in range(3)]
+    # A 3-D view's axis titles meet at its corners and, at some turns, run into each other end
+    # to end: the names alone (the page gives each share). Its axes' end numbers met there too:
+    # no numbers.
+    axes = [figure_3d.layout.scene[axis] for axis in ("xaxis", "yaxis", "zaxis")]
+    assert [axis.title.text for axis in axes] == ["PC1", "PC2", "PC3"]
+    assert [axis.showticklabels for axis in axes] == [False] * 3
 
 
 def _written_words(traces):

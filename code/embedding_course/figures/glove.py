@@ -133,7 +133,7 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
     Args:
         coords: array of shape (N, 2) or (N, 3), e.g. from :func:`project`.
         words, groups: the word and the group of each point.
-        pca: the fitted PCA, to write the explained variance on the axes.
+        pca: the fitted PCA, to write the explained variance on the axes of a 2-D map.
         show_text: write each word next to its point (hover works either way).
     """
     coords = checks.vectors(coords, "coords")
@@ -145,13 +145,21 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
     ranges = axis_ranges(coords) if coords.shape[1] == 2 else None
     figure = go.Figure(_group_traces(coords, words, groups, colours=colours, show_text=show_text,
                                      marker_size=8 if coords.shape[1] == 2 else 5, ranges=ranges))
-    titles = [pca.axis_title(i, short=coords.shape[1] == 3) if pca is not None else f"PC{i + 1}"
+    # A 3-D view's axis titles meet at its corners, and at some turns run into each other: there
+    # they are the components' names alone (the page says what share each keeps).
+    titles = [pca.axis_title(i) if pca is not None and coords.shape[1] == 2 else f"PC{i + 1}"
               for i in range(coords.shape[1])]
     plotting.style(figure, title=title, height=height)
     plotting.legend_above(figure)
     if coords.shape[1] == 3:
-        figure.update_layout(scene=dict(xaxis_title=titles[0], yaxis_title=titles[1], zaxis_title=titles[2],
-                                        camera=dict(eye=dict(x=1.7, y=1.7, z=0.9))),
+        # The coordinates of a projection have no unit: the axes keep their titles and grid (the
+        # grid shows depth as the view turns) but no numbers, which would crowd the box's corners.
+        # The camera's centre sits a little low, so the box fills the figure below the legend.
+        axis = dict(showticklabels=False)
+        figure.update_layout(scene=dict(xaxis=dict(axis, title=titles[0]), yaxis=dict(axis, title=titles[1]),
+                                        zaxis=dict(axis, title=titles[2]),
+                                        camera=dict(eye=dict(x=1.45, y=1.45, z=0.77),
+                                                    center=dict(x=0, y=0, z=-0.15))),
                              margin=dict(l=0, r=0))
         plotting.turn_slider(figure)  # turns by keyboard too
     else:
