@@ -209,6 +209,13 @@ def test_token_picker_has_one_independent_menu_per_position():
     assert not np.allclose(figure.data[3].z, figure.data[12].z)
 
 
+def test_the_lookup_figures_draw_no_grid_through_their_faded_tables_and_row_labels():
+    for figure in (lookup_figures.lookup_explorer_figure(), lookup_figures.token_picker_figure()):
+        axes = [figure.layout[name] for name in figure.layout if name.startswith(("xaxis", "yaxis"))]
+        assert len(axes) >= 4
+        assert all(axis.showgrid is False and axis.zeroline is False for axis in axes)
+
+
 def test_token_picker_rejects_words_outside_its_vocabulary():
     with pytest.raises(ValueError, match="outside the explorer's vocabulary"):
         lookup_figures.token_picker_figure("the zebra saw the dog")
@@ -258,6 +265,8 @@ def test_rotary_explorers_have_one_state_per_step():
     assert len(scaling.layout.sliders[0].steps) == len(rotary_figures.SCALING_FACTORS)
     per_state = len(rotary_figures.SCALING_METHODS) + 2  # a line per method, the two contexts
     assert len(scaling.data) == len(rotary_figures.SCALING_FACTORS) * per_state
+    # its legend sits above the plot: inside it, the target line ran through the legend's rows
+    assert scaling.layout.legend.y > 1 and scaling.layout.legend.orientation == "h"
     assert not rotary_figures.rotation_explorer_figure(positions=(3,)).layout.sliders
 
 

@@ -129,7 +129,7 @@ def lookup_view_figure(vocabulary: WordVocabulary, table, sequences: Sequence[Se
                         title_text="row (token id)", row=1, col=1)
     figure.update_yaxes(tickvals=list(range(seq_len)), ticktext=[f"pos {t}" for t in range(seq_len)],
                         title_text="position", row=1, col=2)
-    return figure
+    return _without_grid(figure)
 
 
 def lookup_explorer_figure(sentences: Sequence[str] = EXPLORER_SENTENCES, dim: int = 6,
@@ -197,4 +197,11 @@ def token_picker_figure(sentence: str = "the cat saw the dog", sentences: Sequen
     for col in (2, 3):
         figure.update_yaxes(range=[seq_len - 0.5, -0.5], tickvals=list(range(seq_len)),
                             ticktext=[f"pos {t}" for t in range(seq_len)], row=1, col=col)
-    return figure
+    return _without_grid(figure)
+
+
+def _without_grid(figure: go.Figure) -> go.Figure:
+    """No grid or zero lines: they would show through the faded table and cross the row labels
+    written beside a heatmap (a heatmap's cells already mark its rows and columns)."""
+    figure.update_xaxes(showgrid=False, zeroline=False)
+    return figure.update_yaxes(showgrid=False, zeroline=False)

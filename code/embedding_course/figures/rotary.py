@@ -191,8 +191,8 @@ def scaling_explorer_figure(
     )
     figure.update_yaxes(type="log", title_text="wavelength (positions)")
     figure.update_xaxes(title_text="pair i")
-    figure.update_layout(legend=INSIDE_LEGEND)
-    return figure
+    # Above the plot: inside it the target line and the PI curve ran through the legend's rows.
+    return plotting.legend_above(figure)
 
 
 def extension_figure(results: ExtensionResults) -> Figure:
