@@ -203,6 +203,10 @@ def test_results_give_a_tidy_table_and_the_figures_their_parts():
     explorer = figures.explorer_figure(results)
     assert len(explorer.layout.sliders[0].steps) == 2 * (1 + 2)  # tasks x (all seeds, each seed)
     assert all(trace.mode == "lines" for trace in explorer.data)  # no stray markers on short bands
+    # the training length is written at the plot's foot: at its top the lines at accuracy 1 crossed it
+    note = explorer.layout.annotations[0]
+    assert (note.text.strip(), note.yref, note.y, note.yanchor) == (
+        f"training length {TINY.train_len}", "y", 0.02, "bottom")
     table = figures.results_table(results, "copy_back")
     assert table.count("\n") == 1 + 2  # header, rule, one row per scheme
     assert table.count(figures.DID_NOT_LEARN) == 2 * 2  # three steps: no model learned, no score past L

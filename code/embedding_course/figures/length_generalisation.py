@@ -177,9 +177,11 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
                      fillcolor="rgba(128,128,128,0.12)", line=dict(width=0), layer="below"),
                 dict(type="line", xref="x", yref="paper", x0=train_len + 0.5, x1=train_len + 0.5, y0=0, y1=1,
                      line=dict(color="rgb(110,110,110)", dash="dash", width=1))],
-        annotations=[dict(x=train_len + 0.5, y=1.0, xref="x", yref="paper",
-                          text=f" trained up to {train_len}", showarrow=False, xanchor="left",
-                          yanchor="top", font=dict(size=11))],
+        # At the foot of the plot, as on the static figures: at its top, the lines of the
+        # models that learned (accuracy 1) ran through it.
+        annotations=[dict(x=train_len + 0.5, y=0.02, xref="x", yref="y",  # just above the zero line
+                          text=f" training length {train_len}", showarrow=False, xanchor="left",
+                          yanchor="bottom", font=dict(size=11))],
     )
     plotting.legend_above(figure)
     figure.update_xaxes(title_text="test length (tokens)", range=[0.5, lengths[-1] + 0.5])
