@@ -708,6 +708,74 @@ def step_word_problems(page) -> list[str]:
             for problem in figures.nth(index).evaluate(STEP_WORD_PROBLEMS, [STEPS_CHECKED, TOLERANCE])]
 
 
+LINE_STEPS_CHECKED = 12  # at most, of each slider or menu, spread evenly over its steps
+# Each drawn line of the data (a trace's line, a line shape) sampled every 2 px along its path,
+# against the legend's words and the annotations: the points that fall inside a word's box (by
+# more than `tolerance` px), at each step checked of each slider and menu. The figure is put
+# back in the state it opens with.
+LINES_THROUGH_WORDS = r"""async (gd, [limit, tolerance]) => {
+    const crossings = () => {
+        const words = [...gd.querySelectorAll('.legend text, .annotation-text')]
+            .filter(el => el.textContent.trim() && el.getBoundingClientRect().width > 0)
+            .map(el => ({text: el.textContent.trim(), box: el.getBoundingClientRect()}));
+        const lines = [...gd.querySelectorAll('.scatterlayer path.js-line, .shapelayer path')]
+            .filter(path => !path.closest('.legend') && path.getTotalLength() > 0)
+            .filter(path => { const style = getComputedStyle(path);
+                return style.stroke !== 'none' && parseFloat(style.strokeWidth) > 0
+                    && parseFloat(style.strokeOpacity) > 0 && parseFloat(style.opacity) > 0
+                    && (style.fill === 'none' || parseFloat(style.fillOpacity) === 0); });
+        const found = [];
+        for (const path of lines) {
+            const matrix = path.getScreenCTM(), length = path.getTotalLength();
+            const name = (path.closest('.trace') && path.closest('.trace').__data__
+                          && path.closest('.trace').__data__[0].trace.name) || 'a line shape';
+            for (let at = 0; at <= length; at += 2) {
+                const point = path.getPointAtLength(at);
+                const x = matrix.a * point.x + matrix.c * point.y + matrix.e;
+                const y = matrix.b * point.x + matrix.d * point.y + matrix.f;
+                const word = words.find(({box}) => x > box.left + tolerance && x < box.right - tolerance
+                                                 && y > box.top + tolerance && y < box.bottom - tolerance);
+                if (word) { found.push(`${name} through '${word.text}'`); break; }
+            }
+        }
+        return found;
+    };
+    const problems = crossings().map(problem => `as it opens: ${problem}`);
+    const controls = [
+        ...(gd.layout.sliders || []).map((c, i) => [`sliders[${i}]`, c.steps, c.active]),
+        ...(gd.layout.updatemenus || []).map((c, i) => [`updatemenus[${i}]`, c.buttons, c.active])];
+    for (const [name, steps, active] of controls) {
+        const stride = Math.ceil(steps.length / limit);
+        for (let number = 0; number < steps.length; number += stride) {
+            await Plotly[steps[number].method](gd, ...steps[number].args);
+            problems.push(...crossings().map(problem => `${name} step ${number}: ${problem}`));
+        }
+        const opening = steps[active || 0];
+        await Plotly[opening.method](gd, ...opening.args);
+    }
+    return problems;
+}"""
+
+
+def lines_through_words(page) -> list[str]:
+    """LINES_THROUGH_WORDS of every figure on the page, once each is drawn."""
+    draw_every_figure(page)
+    figures = page.locator(".course-plot")
+    return [f"figure {index} {problem}" for index in range(figures.count())
+            for problem in figures.nth(index).evaluate(LINES_THROUGH_WORDS, [LINE_STEPS_CHECKED, TOLERANCE])]
+
+
+def test_no_line_of_the_data_runs_through_a_legend_or_a_note(page_visit):
+    """Lesson 8's scaling explorer once had its legend inside the plot, where the target line
+    ran through it, and lesson 7's explorer a note at the top of its plot, where the lines at
+    accuracy 1 ran through it. At each step checked (LINE_STEPS_CHECKED of each slider and
+    menu), no trace's line and no line shape may cross a legend entry's words or a note's (at a
+    desktop's width here; test_phone_width checks a phone's)."""
+    docname, result = page_visit
+    problems = lines_through_words(result.page)
+    assert problems == [], f"{docname} at 1280 px:\n" + "\n".join(problems[:10])
+
+
 def test_every_step_of_a_control_draws_its_words_apart(page_visit):
     """A point whose text is empty loses its text element in plotly.js 4.1, and a later step
     that gives that point a word then draws nothing: lesson 6's neighbour explorer lost up to

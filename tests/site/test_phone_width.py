@@ -15,6 +15,7 @@ from .test_pages_in_browser import (
     DOCNAMES,
     draw_every_figure,
     figure_label_problems,
+    lines_through_words,
     menu_problems,
     plot_area_problems,
     slider_drag_problems,
@@ -159,6 +160,14 @@ def test_every_step_of_a_control_draws_its_words_apart_on_a_phone(phone_visit):
     step checked, every word drawn and none on another."""
     docname, result = phone_visit
     problems = step_word_problems(result.page)
+    assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems[:10])
+
+
+def test_no_line_of_the_data_runs_through_a_legend_or_a_note_on_a_phone(phone_visit):
+    """As on a desktop (test_pages_in_browser.py): on a phone a legend wraps into more rows and
+    a plot is narrower, so a line can reach words it passed by on a wide screen."""
+    docname, result = phone_visit
+    problems = lines_through_words(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems[:10])
 
 
