@@ -107,12 +107,34 @@ def assert_text_reads_whole(figure) -> None:
     assert not overlapping, f"texts drawn over each other: {overlapping}"
 
 
+def assert_markers_drawn_whole(figure) -> None:
+    """Every marker of a line or a scatter that its panel shows lies whole inside that panel: a
+    point on the panel's edge is drawn half cut off."""
+    plotting.figure_png(figure)  # draws it: the constrained layout places the panels
+    for axes in figure.axes:
+        frame = axes.bbox
+        for line in axes.get_lines():
+            if line.get_marker() in (None, "", " ", "None") or not line.get_visible():
+                continue
+            radius = line.get_markersize() / 2 * figure.dpi / 72  # points to px
+            points = axes.transData.transform(np.column_stack(line.get_data()).astype(float))
+            for x, y in points[np.isfinite(points).all(axis=1)]:
+                if frame.x0 - radius < x < frame.x1 + radius and frame.y0 - radius < y < frame.y1 + radius:
+                    assert (frame.x0 + radius <= x <= frame.x1 - radius
+                            and frame.y0 + radius <= y <= frame.y1 - radius), (
+                        f"a marker of {line.get_label()!r} is cut off at the edge of its panel "
+                        f"{axes.get_title()!r}")
+
+
 def assert_lesson_figure_reads_whole(figure) -> None:
     """A lesson's static figure: at most ``plotting.WIDEST`` wide (so a desktop column shows its
     text at 10 px or more), no text past the edge or over another, wide and in its phone
-    drawing, and in that drawing, where the panels are stacked, no panel over another."""
+    drawing, and in that drawing, where the panels are stacked, no panel over another; and no
+    marker cut off at a panel's edge."""
     assert figure.get_figwidth() <= plotting.WIDEST
     narrow = plotting.narrow_figure(figure)
     assert_text_reads_whole(figure)
     assert_text_reads_whole(narrow)
     assert_laid_out_apart(narrow)
+    assert_markers_drawn_whole(figure)
+    assert_markers_drawn_whole(narrow)

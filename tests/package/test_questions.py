@@ -298,6 +298,30 @@ def test_bert_embedding_output_is_layer_normalised_and_checks_its_arguments():
 
 # ---------------------------------------------------------------- figures and exercises
 
+LESSON_FIGURES = {  # lesson 9's static figures, with its arguments and numbers like its own
+    "norm ratios": lambda: figures.norm_ratio_figure({
+        "MiniLM as trained (no scale)": 2.2, "MiniLM x sqrt(384)": 44.0, "N(0, 1) start x sqrt(d)": 28.0,
+        "N(0, 1/d) start x sqrt(d)": 1.4, "N(0, 1/d) start, no scale": 0.072}),
+    "recovery": lambda: figures.recovery_figure(
+        [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 510, 511], np.array([0.73] + [1.0] * 12),
+        np.array([2.36, 0.5, 0.45, 0.44, 0.45, 0.44, 0.41, 0.47, 0.48, 0.49, 0.5, 0.85, 0.97])),
+    "base similarity": lambda: figures.base_similarity_figure([100, 10_000, 500_000], 512, 2048),
+    "rotation": lambda: figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 7, 20)),
+    "padding": lambda: figures.padding_figure(
+        ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"],
+        np.array([0.46, 0.86, 0.96, 0.96, 0.89, 0.87, 0.95, 0.89]), np.ones(8)),
+}
+
+
+@pytest.mark.parametrize("name", list(LESSON_FIGURES))
+def test_the_lesson_s_figures_read_whole_on_a_desktop_and_on_a_phone(name):
+    """No text past the edge or over another, wide and in the phone drawing, and no marker cut off
+    at a panel's edge (the recovery figure's points at positions 0 and 511 once were)."""
+    from .figure_checks import assert_lesson_figure_reads_whole
+
+    assert_lesson_figure_reads_whole(LESSON_FIGURES[name]())
+
+
 def test_figures_draw():
     assert figures.norm_ratio_figure({"a": 2.0, "b": 0.5}).axes
     assert len(figures.recovery_figure([0, 1, 2], np.array([0.5, 1, 1]), np.array([2.0, 0.4, 0.4])).axes) == 2

@@ -48,11 +48,12 @@ def recovery_figure(positions: Sequence[int], recovered: np.ndarray, position_no
     top.set_title("Is the token still its own nearest neighbour after + position?")
     bottom.plot(positions, position_norms, marker="o", markersize=4, color=plotting.PALETTE[1])
     bottom.set_ylabel("position length")
-    bottom.set_xlabel("position (log scale; 0 drawn at the left edge)")
+    bottom.set_xlabel("position (log scale; 0 drawn at the left)")
     bottom.set_ylim(0, position_norms.max() * 1.15)
     for axes in (top, bottom):
         axes.set_xscale("symlog", linthresh=1)
-        axes.set_xlim(0, positions.max() * 1.1)
+        # room for the markers of the first and last points (on the log axis: 0 to 1 is linear)
+        axes.set_xlim(-0.2, positions.max() * 1.5)
         axes.grid(alpha=0.3)
     return figure
 
