@@ -290,7 +290,9 @@ def test_models_that_learn_give_the_same_results_on_another_cpu_code_path():
 
 
 def test_the_figures_legends_name_all_five_schemes_inside_the_figure_wide_and_on_a_phone():
-    from .figure_checks import assert_legends_read_whole
+    """And no marker is cut off at the panel's edge (the learning curves' first checks, at step
+    0, once sat on the left edge)."""
+    from .figure_checks import assert_legends_read_whole, assert_markers_drawn_whole
 
     every_scheme = dataclasses.replace(TINY, schemes=experiment.SCHEMES, seeds=(0,), tasks=("copy_back",))
     results = experiment.run_experiment(every_scheme)
@@ -299,3 +301,5 @@ def test_the_figures_legends_name_all_five_schemes_inside_the_figure_wide_and_on
         assert len(wide.legends[0].get_texts()) == len(experiment.SCHEMES)
         assert_legends_read_whole(wide)
         assert_legends_read_whole(narrow_figure(wide))
+        assert_markers_drawn_whole(wide)
+        assert_markers_drawn_whole(narrow_figure(wide))

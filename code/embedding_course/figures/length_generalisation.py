@@ -118,7 +118,8 @@ def learning_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes.axhline(FIT_ACCURACY, color="0.35", linestyle="--", linewidth=1)
     axes.text(steps[-1], FIT_ACCURACY - 0.06, f"learned: {FIT_ACCURACY:g}", color="0.25",
               ha="right")
-    axes.set_xlim(0, steps[-1])
+    room = 0.02 * steps[-1]  # for the markers of the first and last checks
+    axes.set_xlim(-room, steps[-1] + room)
     axes.set_ylim(-0.02, 1.02)
     axes.grid(alpha=0.3)
     axes.set_xlabel("training steps (a line ends where its models stopped)")
