@@ -665,6 +665,10 @@ WORDS_WRITTEN_AND_DRAWN = r"""gd => {
     return [written, drawn];
 }"""
 STEPS_CHECKED = 60  # at most, of each slider or menu, spread evenly over its steps
+# A figure's sliders and menus: [name, its steps (a menu's buttons), the step it opens with]
+CONTROLS = r"""gd => [
+    ...(gd.layout.sliders || []).map((c, i) => [`sliders[${i}]`, c.steps, c.active || 0]),
+    ...(gd.layout.updatemenus || []).map((c, i) => [`updatemenus[${i}]`, c.buttons, c.active || 0])]"""
 # Each step (up to `limit`, spread evenly) of each slider and menu that rewrites a trace's text,
 # applied in turn: where fewer words are drawn than the traces write, and which drawn words lie
 # on each other (their boxes sharing more than TOLERANCE px each way)
@@ -672,8 +676,7 @@ STEP_WORD_PROBLEMS = r"""async (gd, [limit, tolerance]) => {
     const wordsWrittenAndDrawn = """ + WORDS_WRITTEN_AND_DRAWN + r""";
     const wordBoxes = """ + POINT_LABELS + r""";
     const problems = [];
-    const controls = [...(gd.layout.sliders || []).map((c, i) => [`sliders[${i}]`, c.steps]),
-                      ...(gd.layout.updatemenus || []).map((c, i) => [`updatemenus[${i}]`, c.buttons])];
+    const controls = (""" + CONTROLS + r""")(gd);
     for (const [name, steps] of controls) {
         if (!steps.some(step => step.args && step.args[0] && 'text' in step.args[0])) continue;
         const stride = Math.ceil(steps.length / limit);
@@ -700,12 +703,17 @@ STEP_WORD_PROBLEMS = r"""async (gd, [limit, tolerance]) => {
 }"""
 
 
-def step_word_problems(page) -> list[str]:
-    """STEP_WORD_PROBLEMS of every figure on the page, once each is drawn."""
+def every_figure_problems(page, script: str, limit: int) -> list[str]:
+    """The problems ``script`` (a figure, [limit, TOLERANCE] -> strings) finds in every figure on
+    the page, once each is drawn."""
     draw_every_figure(page)
     figures = page.locator(".course-plot")
     return [f"figure {index} {problem}" for index in range(figures.count())
-            for problem in figures.nth(index).evaluate(STEP_WORD_PROBLEMS, [STEPS_CHECKED, TOLERANCE])]
+            for problem in figures.nth(index).evaluate(script, [limit, TOLERANCE])]
+
+
+def step_word_problems(page) -> list[str]:
+    return every_figure_problems(page, STEP_WORD_PROBLEMS, STEPS_CHECKED)
 
 
 LINE_STEPS_CHECKED = 12  # at most, of each slider or menu, spread evenly over its steps
@@ -741,16 +749,14 @@ LINES_THROUGH_WORDS = r"""async (gd, [limit, tolerance]) => {
         return found;
     };
     const problems = crossings().map(problem => `as it opens: ${problem}`);
-    const controls = [
-        ...(gd.layout.sliders || []).map((c, i) => [`sliders[${i}]`, c.steps, c.active]),
-        ...(gd.layout.updatemenus || []).map((c, i) => [`updatemenus[${i}]`, c.buttons, c.active])];
+    const controls = (""" + CONTROLS + r""")(gd);
     for (const [name, steps, active] of controls) {
         const stride = Math.ceil(steps.length / limit);
         for (let number = 0; number < steps.length; number += stride) {
             await Plotly[steps[number].method](gd, ...steps[number].args);
             problems.push(...crossings().map(problem => `${name} step ${number}: ${problem}`));
         }
-        const opening = steps[active || 0];
+        const opening = steps[active];
         await Plotly[opening.method](gd, ...opening.args);
     }
     return problems;
@@ -758,11 +764,7 @@ LINES_THROUGH_WORDS = r"""async (gd, [limit, tolerance]) => {
 
 
 def lines_through_words(page) -> list[str]:
-    """LINES_THROUGH_WORDS of every figure on the page, once each is drawn."""
-    draw_every_figure(page)
-    figures = page.locator(".course-plot")
-    return [f"figure {index} {problem}" for index in range(figures.count())
-            for problem in figures.nth(index).evaluate(LINES_THROUGH_WORDS, [LINE_STEPS_CHECKED, TOLERANCE])]
+    return every_figure_problems(page, LINES_THROUGH_WORDS, LINE_STEPS_CHECKED)
 
 
 def test_no_line_of_the_data_runs_through_a_legend_or_a_note(page_visit):
