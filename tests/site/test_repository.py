@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -143,12 +144,22 @@ def test_the_intro_lists_every_lesson_in_order():
     assert [int(number) for number, _ in rows] == list(range(1, len(lessons) + 1))
 
 
+def test_the_instructors_page_times_every_lesson():
+    """Its table of reading and running times reads book/about/lesson_times.json: a lesson added
+    to the table of contents needs a measurement there (lessons 8 and 9 once had none)."""
+    measured = json.loads((REPO_ROOT / "book" / "about" / "lesson_times.json").read_text())["pages"]
+    lessons = [f"{name}.md" for name in toc_docnames() if "/lessons/" in name]
+    assert list(measured) == lessons, "measure the lessons again: .venv/bin/python tools/lesson_times.py"
+
+
 def test_the_lessons_name_a_figure_s_panels_by_order_not_by_side():
     """On a phone a figure's panels stack (left on top, a grid row by row), so the text and the alt
     texts say "first panel", never "(left)", "Left, ..." or "top row"."""
     side = re.compile(r"\((?:top |bottom )?(?:left|right|middle)(?: and \w+)?\)"  # "(left)", "(top right)"
                       r"|\((?:top|bottom)\)|\b(?:[Tt]op|[Bb]ottom) row\b"  # a grid's rows stack too
                       r"|\b(?:left|right|middle) panel"
+                      r"|\bthe (?:top|bottom) (?:left|right)\b(?! corner)"  # "the top right shows"
+                      r"|\b(?:heatmaps|panels|charts|plots) side by side|side by side:"
                       r"|(?<=[.\"] )(?:Left|Right)[,:]")  # an alt text's "Left, a column of dots ..."
     pages = sorted((REPO_ROOT / "book" / "lessons").glob("*.md"))
     found = [f"{page.name}: {match.group()!r}" for page in pages for match in side.finditer(page.read_text())]
