@@ -12,7 +12,6 @@
   var TICK_ROOM = 16;  // px beside a y axis's tick labels: its tick, the gaps (Plotly's automargin)
   var SCENE_ASPECT = 1.4;  // width to height of a 3-D view's box on a wide screen (672 x 480 px)
   var SCENE_TICKS = 4;  // at most, on each axis of a 3-D view on a phone
-  var SCENE_TITLE_PX = 30;  // px of a 3-D view's width for each px of its axis titles' size, on a phone
 
   function plain(text) { return String(text).replace(/<[^>]+>/g, ''); }
 
@@ -233,16 +232,9 @@
         var camera = Object.assign({}, layout[key].camera);
         camera.eye = stepBack(camera.eye || {x: 1.25, y: 1.25, z: 1.25});  // plotly.js's own
         layout[key] = Object.assign({}, layout[key], {camera: camera});
-        // Seven tick labels an axis, at a fixed size, ran into each other on the smaller view,
-        // and so did two axis titles at plotly.js's size for them (13 px): PC3's and PC2's, at
-        // the view's left corner. On a phone they are at most the figure's text size (11 px),
-        // smaller still on a narrower view (9 px at 320).
-        var titleSize = Math.min(fontSize, Math.floor(plotWidth / SCENE_TITLE_PX));
+        // Seven tick labels an axis, at a fixed size, ran into each other on the smaller view.
         ['xaxis', 'yaxis', 'zaxis'].forEach(function (axis) {
-          var settings = Object.assign({nticks: SCENE_TICKS}, layout[key][axis]);
-          var title = typeof settings.title === 'string' ? {text: settings.title} : settings.title || {};
-          settings.title = Object.assign({}, title, {font: Object.assign({}, title.font, {size: titleSize})});
-          layout[key][axis] = settings;
+          layout[key][axis] = Object.assign({nticks: SCENE_TICKS}, layout[key][axis]);
         });
         // A slider that turns the view (plotting.turn_slider) moves the eye as far back.
         var name = key + '.camera.eye';
