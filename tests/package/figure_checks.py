@@ -90,8 +90,13 @@ def _overlap(first: np.ndarray, second: np.ndarray, tolerance: float = 1.0) -> b
     return True
 
 
+SIDE_MARGIN = 3.0  # px: a text this close to a side of the figure reads as touching the page's edge
+
+
 def assert_text_reads_whole(figure) -> None:
-    """No text of ``figure`` runs past its edges or overlaps another text (``_texts``)."""
+    """No text of ``figure`` runs past its edges or overlaps another text (``_texts``), and none
+    comes within ``SIDE_MARGIN`` of its left or right side (a title that matplotlib wraps at
+    the figure's width can end there)."""
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)
     frame = figure.bbox
@@ -101,6 +106,9 @@ def assert_text_reads_whole(figure) -> None:
     cut = [name for name, box in zip(names, boxes, strict=True) if box.x0 < frame.x0 - 1
            or box.x1 > frame.x1 + 1 or box.y0 < frame.y0 - 1 or box.y1 > frame.y1 + 1]
     assert not cut, f"text past the figure's edge: {cut}"
+    touching = [name for name, box in zip(names, boxes, strict=True)
+                if box.x0 < frame.x0 + SIDE_MARGIN or box.x1 > frame.x1 - SIDE_MARGIN]
+    assert not touching, f"text within {SIDE_MARGIN:g} px of the figure's side: {touching}"
     corners = [_corners(text, renderer) for text in texts]
     overlapping = [(names[i], names[j]) for i in range(len(texts)) for j in range(i + 1, len(texts))
                    if _overlap(corners[i], corners[j])]

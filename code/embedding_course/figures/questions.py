@@ -45,7 +45,7 @@ def recovery_figure(positions: Sequence[int], recovered: np.ndarray, position_no
     top.plot(positions, recovered, marker="o", markersize=4, color=plotting.PALETTE[0])
     top.set_ylim(0, 1.05)
     top.set_ylabel("token recovered")
-    top.set_title("Is the token still its own nearest neighbour after + position?")
+    top.set_title("Does adding the position hide the token?")
     bottom.plot(positions, position_norms, marker="o", markersize=4, color=plotting.PALETTE[1])
     bottom.set_ylabel("position length")
     bottom.set_xlabel("position (log scale; 0 drawn at the left)")
