@@ -8,7 +8,8 @@
   that ``math_svg.py`` registers; no page loads MathJax.
 * Every page gets a meta description: its first paragraph.
 * Images load lazily, with their size given (``page_images.py``).
-* A word with a hyphen in a table cell ("LLaMA-2-7B") stays on one line.
+* A word with a hyphen or a dash in a table cell ("LLaMA-2-7B") stays on one line; on a phone a
+  long name there breaks at its joints ("get_timing_|signal_1d"), not between any two letters.
 * require.js and the ipywidgets manager are served from ``_static/vendor/`` too
   (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
 * The package's figures and exercises are drawn by the site's MIME renderers
@@ -25,6 +26,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import logging
 import os
@@ -57,7 +59,13 @@ PLOTLY_BUNDLES = {
                            "surface", "volume"},
 }
 FULL_BUNDLE = "plotly.min.js"
-HYPHENATED = re.compile(r"\S*\w-\w\S*")  # a word with a hyphen inside it: "LLaMA-2-7B", "1,024-2,048"
+HYPHENATED = re.compile(r"\S*\w[-\u2013]\w\S*")  # a hyphen or a dash inside: "LLaMA-2-7B", "10,001–50,000"
+# Where a long name (LONG_NAME) may break: after "_", after "=" before a value of three
+# characters or more, before a capital inside it ("get_timing_|signal_1d",
+# "Sinusoidal|Positional|Embedding", 'layout=|"halves"', "freq_|shift=0"; "d_model" and "ALiBi"
+# stay whole)
+LONG_NAME = re.compile(r"\S{12,}")
+JOINT = re.compile(r"(?<=\w_)(?=\S)|(?<=\w=)(?=\S{3})|(?<=[a-z])(?=[A-Z][a-z])")
 DESCRIPTION_LENGTH = 155
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/.
@@ -254,21 +262,37 @@ def number_figures_per_lesson(app, env) -> list[str]:
     return []
 
 
-def keep_hyphenated_words_whole(app, doctree, docname) -> None:
-    """A word with a hyphen in a table cell ("LLaMA-2-7B") stays on one line (class
-    ``course-unbroken``): a phone's narrow column would break it after each hyphen. The cell
-    still wraps at its spaces."""
+def set_table_word_breaks(app, doctree, docname) -> None:
+    """Where a word in a table cell may break when a phone's column is narrow. A word with a
+    hyphen or a dash inside ("LLaMA-2-7B", "0.9–1.0") stays on one line (class
+    ``course-unbroken``), where the browser would break it after each. A long name, in code
+    or not, breaks at its ``JOINT``s (``<wbr>``), where it would break between any two letters
+    (``overflow-wrap`` in ``course.css``). The cell still wraps at its spaces."""
     for entry in list(doctree.findall(nodes.entry)):
         for text in list(entry.findall(nodes.Text)):
-            if isinstance(text.parent, nodes.literal) or not HYPHENATED.search(text.astext()):
-                continue
-            pieces, start = [], 0
-            for match in HYPHENATED.finditer(text.astext()):
-                pieces += [nodes.Text(text.astext()[start:match.start()]),
+            pieces, start, words = [], 0, text.astext()
+            for match in HYPHENATED.finditer("" if isinstance(text.parent, nodes.literal) else words):
+                pieces += [nodes.Text(words[start:match.start()]),
                            nodes.inline(match[0], match[0], classes=["course-unbroken"])]
                 start = match.end()
-            pieces.append(nodes.Text(text.astext()[start:]))
-            text.parent.replace(text, [piece for piece in pieces if piece.astext()])
+            pieces.append(nodes.Text(words[start:]))
+            pieces = [node for piece in pieces for node in _with_joints(piece)]
+            if len(pieces) > 1:
+                text.parent.replace(text, [piece for piece in pieces if piece.astext()])
+
+
+def _with_joints(piece: nodes.Node) -> list[nodes.Node]:
+    """A text piece, with a ``<wbr>`` at each ``JOINT`` of its long names (a ``course-unbroken``
+    piece as it is)."""
+    if not isinstance(piece, nodes.Text):
+        return [piece]
+    words = piece.astext()
+    cuts = [match.start() + joint.start() for match in LONG_NAME.finditer(words)
+            for joint in JOINT.finditer(match[0]) if joint.start()]
+    ends = [0, *cuts, len(words)]
+    pieces = [nodes.Text(words[start:end]) for start, end in itertools.pairwise(ends)]
+    return [node for index, text in enumerate(pieces)
+            for node in ([nodes.raw("", "<wbr>", format="html")] if index else []) + [text]]
 
 
 class NotebookClientWarnings(logging.Handler):
@@ -300,7 +324,7 @@ def setup(app):
     app.connect("config-inited", on_config_inited)
     app.connect("builder-inited", code_spans.use_lean_listings)  # no spans that change nothing
     app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
-    app.connect("doctree-resolved", keep_hyphenated_words_whole)
+    app.connect("doctree-resolved", set_table_word_breaks)
     app.connect("html-page-context", on_page_context)
     app.connect("html-page-context", on_page_context_late, priority=900)
     app.connect("html-page-context", first_paint.on_page_context, priority=950)  # after every asset

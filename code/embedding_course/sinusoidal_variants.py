@@ -333,14 +333,15 @@ class VariantSummary:
 DESCRIPTIONS = {
     "paper": ("Vaswani et al. 2017, section 3.5", "interleaved: sin, cos, sin, cos",
               "10000^(-2i/d)"),
-    "halves": ("this course, layout=\"halves\"", "halves: sines, then cosines", "10000^(-2i/d)"),
-    "tensor2tensor": ("tensor2tensor get_timing_signal_1d", "halves: sines, then cosines",
+    "halves": ("this course, `layout=\"halves\"`", "halves: sines, then cosines", "10000^(-2i/d)"),
+    "tensor2tensor": ("tensor2tensor `get_timing_signal_1d`", "halves: sines, then cosines",
                       "exp(-i ln(10000) / (d/2 - 1))"),
-    "fairseq": ("fairseq SinusoidalPositionalEmbedding", "halves: sines, then cosines; first token on row 2",
+    "fairseq": ("fairseq `SinusoidalPositionalEmbedding`",
+                "halves: sines, then cosines; first token on row 2",
                 "exp(-i ln(10000) / (d/2 - 1))"),
-    "ddpm": ("DDPM / diffusers get_timestep_embedding (defaults)", "halves: sines, then cosines",
+    "ddpm": ("DDPM / diffusers `get_timestep_embedding` (defaults)", "halves: sines, then cosines",
              "exp(-i ln(10000) / (d/2 - 1))"),
-    "stable_diffusion": ("diffusers, Stable Diffusion UNet (flip_sin_to_cos, freq_shift=0)",
+    "stable_diffusion": ("diffusers, Stable Diffusion UNet (`flip_sin_to_cos`, `freq_shift=0`)",
                          "halves: cosines, then sines", "10000^(-2i/d)"),
 }
 

@@ -124,13 +124,14 @@ def test_a_number_keeps_its_unit_on_its_line(phone_visit):
         f"{docname}: join each with a no-break space (a percentage with none: 24%)")
 
 
-# A word with a hyphen in a table cell ("LLaMA-2-7B") broken across lines after its hyphen
+# A word with a hyphen or a dash in a table cell ("LLaMA-2-7B", "0.9–1.0") broken across lines
+# after it
 HYPHEN_BREAKS = r"""() => {
     const broken = [];
     for (const cell of document.querySelectorAll('article :is(td, th)')) {
         const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            for (const match of node.textContent.matchAll(/\w-\w/g)) {
+            for (const match of node.textContent.matchAll(/\w[-–]\w/g)) {
                 const range = document.createRange();
                 range.setStart(node, match.index);
                 range.setEnd(node, match.index + 3);
@@ -146,7 +147,59 @@ HYPHEN_BREAKS = r"""() => {
 
 def test_a_hyphenated_word_in_a_table_stays_on_one_line(phone_visit):
     docname, result = phone_visit
-    assert result.page.evaluate(HYPHEN_BREAKS) == [], f"{docname} at 390 px: a word broken after its hyphen"
+    assert result.page.evaluate(HYPHEN_BREAKS) == [], (
+        f"{docname} at 390 px: a word broken after its hyphen or dash")
+
+
+# A word in a table cell broken between two of its characters ("get_timing_signal_1" / "d",
+# 'layout="halves' / '"'): a narrow first column may break a long name, but only where it has a
+# joint (course_site.set_table_word_breaks: after "_", before a capital inside it).
+WORDS_BROKEN_INSIDE = r"""() => {
+    const broken = [];
+    for (const cell of document.querySelectorAll('article :is(td, th)')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent.matchAll(/(?=(\S{2}))/gu)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + 2);
+                const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                     .map(r => Math.round(r.top)));
+                if (tops.size > 1) broken.push(node.textContent.trim());
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+# A long name in a table cell broken at a joint: the text on either side of a <wbr> on two lines
+BROKEN_AT_JOINTS = r"""() => [...document.querySelectorAll('article :is(td, th) wbr')].flatMap(joint => {
+    const [before, after] = [joint.previousSibling, joint.nextSibling].map(node => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return Math.round(range.getBoundingClientRect().bottom);
+    });
+    return before === after ? [] : [joint.parentElement.textContent];
+})"""
+
+
+@pytest.mark.parametrize("width", [320, 390, 1280])
+def test_a_word_in_a_table_breaks_only_at_its_joints_and_only_on_a_phone(browser, site_url, width):
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    try:
+        broken, at_joints = [], []
+        for docname in DOCNAMES:
+            page.goto(f"{site_url}/{docname}.html")
+            broken += [f"{docname}: {word!r}" for word in page.evaluate(WORDS_BROKEN_INSIDE)]
+            at_joints += [f"{docname}: {word!r}" for word in page.evaluate(BROKEN_AT_JOINTS)]
+    finally:
+        page.close()
+    assert broken == [], f"at {width} px, words broken between two characters:\n" + "\n".join(broken)
+    if width >= 600:
+        assert at_joints == [], f"at {width} px, names broken at a joint:\n" + "\n".join(at_joints)
+    else:
+        assert at_joints, f"at {width} px no table breaks a name at a joint: is the check still needed?"
 
 
 def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
