@@ -66,8 +66,6 @@
     return describeShape(shape);
   }
 
-  function product(shape) { return shape.reduce(function (a, b) { return a * b; }, 1); }
-
   function unravel(flat, shape) {
     var index = [];
     for (var d = shape.length - 1; d >= 0; d--) { index.unshift(flat % shape[d]); flat = Math.floor(flat / shape[d]); }
