@@ -124,36 +124,10 @@ def test_a_number_keeps_its_unit_on_its_line(phone_visit):
         f"{docname}: join each with a no-break space (a percentage with none: 24%)")
 
 
-# A word with a hyphen or a dash in a table cell ("LLaMA-2-7B", "0.9–1.0") broken across lines
-# after it
-HYPHEN_BREAKS = r"""() => {
-    const broken = [];
-    for (const cell of document.querySelectorAll('article :is(td, th)')) {
-        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            for (const match of node.textContent.matchAll(/\w[-–]\w/g)) {
-                const range = document.createRange();
-                range.setStart(node, match.index);
-                range.setEnd(node, match.index + 3);
-                const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
-                                     .map(r => Math.round(r.top)));
-                if (tops.size > 1) broken.push(cell.textContent.trim());
-            }
-        }
-    }
-    return broken;
-}"""
-
-
-def test_a_hyphenated_word_in_a_table_stays_on_one_line(phone_visit):
-    docname, result = phone_visit
-    assert result.page.evaluate(HYPHEN_BREAKS) == [], (
-        f"{docname} at 390 px: a word broken after its hyphen or dash")
-
-
 # A word in a table cell broken between two of its characters ("get_timing_signal_1" / "d",
-# 'layout="halves' / '"'): a narrow first column may break a long name, but only where it has a
-# joint (course_site.set_table_word_breaks: after "_", before a capital inside it).
+# 'layout="halves' / '"', "LLaMA-" / "2-7B"): a narrow first column may break a long name, but
+# only at a joint (course_site.set_table_word_breaks: after "_", before a capital inside it), and
+# a word with a hyphen or a dash stays whole.
 WORDS_BROKEN_INSIDE = r"""() => {
     const broken = [];
     for (const cell of document.querySelectorAll('article :is(td, th)')) {
