@@ -8,6 +8,11 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 os.environ.setdefault("COURSE_DEVICE", "cpu")
+# The tests run side by side on every core (pytest-xdist), and the processes they start share
+# those cores: a learner's kernel runs PyTorch on two threads. An OpenMP thread that waits for
+# work spins by default, on a core another process needs; beside a busy core, lesson 3's twin
+# ran in 55 s instead of 11. Waiting threads sleep instead (the arithmetic is the same).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # The files that train models, execute pages or build books, longest first: pytest-xdist hands
 # out work units in collection order (with --no-loadscope-reorder, as the Makefile runs it; by
