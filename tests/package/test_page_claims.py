@@ -40,7 +40,11 @@ OVERSTATEMENTS = {
         # test_rope_extension: past position 0 the wrong layout still scores 0.9-1.0 on short inputs
         "every other position wrong", "Only position 0 comes out right",
         # the paper gives no initialisation; tensor2tensor's code does
-        "The original transformer starts its token table"],
+        "The original transformer starts its token table",
+        # neither paper gives a reason for learning the table
+        "GPT-2 and BERT learn a table because",
+        # test_questions: a RoPE head's scores do not move when left padding shifts every position
+        "RoPE models are not immune"],
 }
 
 
