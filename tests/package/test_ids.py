@@ -177,6 +177,8 @@ def test_id_vs_vector_table_is_text_rows_under_a_header():
 def test_wordpiece_still_returns_unk_for_symbols_and_overlong_words():
     assert [t for t, _ in ids.wordpiece_tokens("I am happy 🙂")][-2] == "[UNK]"
     assert [t for t, _ in ids.wordpiece_tokens("Let it snow ☃")][-2] == "[UNK]"
+    # an unknown character takes its whole word with it (lesson 1: "happy🙂")
+    assert [t for t, _ in ids.wordpiece_tokens("I am happy🙂")] == ["[CLS]", "i", "am", "[UNK]", "[SEP]"]
     longest = ids.wordpiece_max_word_length()
     assert longest == 100
     assert ids.wordpiece_tokens("a" * (longest + 1))[1][0] == "[UNK]"

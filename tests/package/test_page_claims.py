@@ -26,13 +26,32 @@ QUOTATIONS = {
 
 OVERSTATEMENTS = {
     # page -> wording that said more than the evidence (see the test named in the comment)
-    "03_dense_lookup.md": ["AdamW shrinks them all"],  # test_untouched_rows: the zero padding row stays 0
-    "04_sinusoidal_positions.md": ["could easily learn to attend"],  # not the paper's words
+    # test_ids: an unknown character makes its whole word [UNK], not itself alone
+    "01_tokens_to_vectors.md": ["WordPiece still gives `[UNK]` for unknown characters"],
+    "03_dense_lookup.md": ["AdamW shrinks them all",  # test_untouched_rows: the zero padding row stays 0
+                           "rows a backward pass changes",  # the optimiser changes rows, tied ones all
+                           "total counts as published"],  # lookup.MODEL_CONFIGS: the checkpoints' counts
+    "04_sinusoidal_positions.md": ["could easily learn to attend",  # not the paper's words
+                                   # RoPE (2021) came before ALiBi's paper, for relative positions
+                                   "one reason newer models moved the position information",
+                                   "rotates every pair of channels",  # partial RoPE: lesson 8
+                                   "trained *from scratch*, none of this matters"],  # not measured
+    # lesson 7: NoPE did not infer positions; a zero input still takes a share of the softmax
+    "05_combined_pipeline.md": ["positions, as [lesson 7](07_length_generalisation.md) measures",
+                                "Position encodings still help such models", "This is why the attention"],
     "06_seeing_embeddings.md": ["almost all words have positive cosines",  # test_glove: band_cosines
-                                "other programming languages"],  # test_glove: python's neighbours
+                                "other programming languages",  # test_glove: python's neighbours
+                                # test_training: within the groups the toy and GloVe are alike
+                                "real text mixes everything"],
     "07_length_generalisation.md": ["millions of times smaller",  # the ratio is computed on the page
                                     "length 1 has no answer",  # test_exercises_lesson_7: NaN at 1..3
-                                    "did not find a way\naround the bias"],
+                                    "did not find a way\naround the bias",
+                                    "and not for lack of steps"],  # a few hundred steps prove nothing more
+    "08_rotary_positions.md": ["most of them read",  # no source; most long-context models train longer
+                               "they are the ones that misbehave",  # the methods' assumption, not a fact
+                               "RoPE scores tend to fade",  # RoFormer bounds them
+                               "32 times their context",  # Chen et al.: 2,048 -> 32,768 is 16 times
+                               "A head of width 8"],  # lesson 7's heads are 4 wide: glued now
     "09_questions.md": [
         # test_rope_extension: with no fine-tune NTK-aware and YaRN keep the trained lengths that
         # PI breaks; fine-tuned, they get nearly every answer right

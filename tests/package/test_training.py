@@ -83,6 +83,18 @@ def test_training_makes_group_words_closer_than_other_words(run):
     assert abs(within_before - across_before) < 0.2
 
 
+def test_the_toy_s_blocks_are_as_tight_as_glove_s_and_stand_apart_where_glove_s_do_not(run):
+    """Lesson 6: within the groups the toy's cosines are about GloVe's; across them the toy's are
+    near 0 and GloVe's well above it (the common direction of frequent words)."""
+    from embedding_course import glove
+
+    words, groups = glove.sample_groups(["animals", "colours", "countries", "royalty"], per_group=4)
+    glove_within, glove_across = training.group_similarity(glove.load_glove().vectors(words), groups)
+    toy_within, toy_across = training.group_similarity(run.snapshots[-1], run.groups)
+    assert abs(toy_within - glove_within) < 0.1
+    assert abs(toy_across) < 0.15 < glove_across - 0.1
+
+
 def test_snapshot_schedule_ends_at_the_last_step():
     short = training.train_toy_embeddings(dim=4, steps=7, snapshot_every=3, device="cpu")
     assert short.steps == [0, 3, 6, 7]
