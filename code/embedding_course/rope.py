@@ -109,6 +109,30 @@ def rope_score_matrix(query, key, seq_len: int, base: float = 10000.0) -> torch.
     return queries @ keys.T  # (T, T)
 
 
+def shifted_scores_gap(queries, keys, shift: float, base: float = 10000.0) -> float:
+    """How far RoPE scores move when every position moves on by ``shift`` (as left padding does).
+
+    Row ``m`` of ``queries`` and of ``keys`` sits at position ``m``, then at ``m + shift``; the
+    scores ``(R(m) q_m) . (R(n) k_n)`` depend only on ``n - m``, so they move by rounding only.
+
+    Args:
+        queries, keys: (T, d) tensors, one query and one key per position, ``d`` even.
+        shift: how many positions every row moves on.
+
+    Returns:
+        The largest change of a score, relative to the largest score.
+    """
+    queries, keys = torch.as_tensor(queries, dtype=torch.float64), torch.as_tensor(keys, dtype=torch.float64)
+    if queries.ndim != 2 or queries.shape != keys.shape or queries.shape[1] % 2 or not queries.numel():
+        raise ValueError(f"queries and keys must be (T, d) tensors of one shape with an even d, "
+                         f"got {tuple(queries.shape)} and {tuple(keys.shape)}")
+    shift = checks.number(shift, "shift")
+    positions = torch.arange(queries.shape[0], dtype=torch.float64)  # (T,)
+    scores = apply_rope(queries, positions, base) @ apply_rope(keys, positions, base).T  # (T, T)
+    shifted = apply_rope(queries, positions + shift, base) @ apply_rope(keys, positions + shift, base).T
+    return float((scores - shifted).abs().max() / scores.abs().max())
+
+
 def alibi_slopes(num_heads: int) -> torch.Tensor:
     """The per-head slopes of ALiBi: a geometric sequence starting at ``2 ** (-8 / num_heads)``.
 

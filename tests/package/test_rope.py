@@ -96,3 +96,19 @@ def test_alibi_bias_penalises_distance_and_masks_the_future():
         rope.alibi_bias(4, -1.0)
 
 
+def test_shifted_scores_gap_is_rounding_for_rope_and_checks_its_arguments():
+    queries, keys = torch.randn(2, 8, 64, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    assert rope.shifted_scores_gap(queries, keys, 0) == 0.0
+    assert rope.shifted_scores_gap(queries, keys, 1000) < 1e-12
+    m, n = 2, 5  # one score of the matrix, by rope_score
+    shifted = rope.rope_score(queries[m], keys[n], m + 3, n + 3)
+    assert shifted == pytest.approx(rope.rope_score(queries[m], keys[n], m, n), abs=1e-12)
+    # the positions do act: a shift of the queries alone moves the scores
+    moved = rope.apply_rope(queries, torch.arange(8) + 3) @ keys.T - rope.apply_rope(queries) @ keys.T
+    assert float(moved.abs().max()) > 0.1
+    with pytest.raises(ValueError, match=r"\(T, d\) tensors of one shape"):
+        rope.shifted_scores_gap(queries, keys[:, :6], 3)
+    with pytest.raises(ValueError, match=r"\(T, d\) tensors of one shape with an even d"):
+        rope.shifted_scores_gap(queries[:, :5], keys[:, :5], 3)
+    with pytest.raises(ValueError, match="shift"):
+        rope.shifted_scores_gap(queries, keys, "3")
