@@ -4,6 +4,13 @@ A page depends on the package modules its code cells import, on the modules thos
 and so on, together with the ``__init__.py`` of every package on the way. Imports are read
 from the source with ``ast``; nothing is imported. A page whose code cannot be read this way
 (a cell that is not plain Python) is taken to depend on every module, so a change is never missed.
+
+A page whose cells also read other files names them in its front matter, as paths or
+patterns from the book's root, and depends on them too (the instructors' page counts the
+lessons' words)::
+
+    course:
+      reads: [book/lessons/*.md, CITATION.cff]
 """
 
 from __future__ import annotations
@@ -88,11 +95,38 @@ def module_closure(start: set[str], index: dict[str, Path],
     return seen
 
 
-def page_modules(page: Path, index: dict[str, Path], imports: dict[str, set[str]] | None = None) -> set[str]:
-    """The package modules a MyST notebook page runs (all of them if its code cannot be read)."""
+def read_notebook(page: Path):
+    """The notebook of a MyST Markdown page (its cells and its front matter)."""
     from myst_nb.core.read import read_myst_markdown_notebook  # 3 s to import: only when needed
 
-    notebook = read_myst_markdown_notebook(page.read_text())
+    return read_myst_markdown_notebook(page.read_text())
+
+
+def page_reads(page: Path, root: Path, notebook=None) -> list[Path]:
+    """The files besides the package that a page's front matter says its cells read
+    (``course: reads:``, paths or glob patterns from ``root``), in a stable order.
+
+    Raises:
+        ValueError: ``reads`` is not a list of strings, or a pattern matches no file.
+    """
+    notebook = read_notebook(page) if notebook is None else notebook
+    patterns = (notebook.metadata.get("course") or {}).get("reads", [])
+    if not isinstance(patterns, list) or not all(isinstance(pattern, str) for pattern in patterns):
+        raise ValueError(f"{page}: course: reads: must be a list of paths or patterns from the book's root, "
+                         f"got {patterns!r}")
+    files = []
+    for pattern in patterns:
+        found = sorted(path for path in root.glob(pattern) if path.is_file())
+        if not found:
+            raise ValueError(f"{page}: course: reads: {pattern!r} matches no file under {root}")
+        files += found
+    return files
+
+
+def page_modules(page: Path, index: dict[str, Path], imports: dict[str, set[str]] | None = None,
+                 notebook=None) -> set[str]:
+    """The package modules a MyST notebook page runs (all of them if its code cannot be read)."""
+    notebook = read_notebook(page) if notebook is None else notebook
     start: set[str] = set()
     for cell in notebook.cells:
         if cell.cell_type != "code":
@@ -120,14 +154,19 @@ def notebook_pages(root: Path) -> list[Path]:
 
 
 def page_hashes(root: Path, code_root: Path) -> dict[str, str]:
-    """For each notebook page (relative path), a hash of the package files it runs."""
+    """For each notebook page (relative path), a hash of the package files it runs and of the
+    other files it reads (``page_reads``)."""
     index = module_index(code_root) if code_root.is_dir() else {}
     hashes = {}
     imports: dict[str, set[str]] = {}
     for page in notebook_pages(root):
+        notebook = read_notebook(page)
         digest = hashlib.sha256()
-        for name in sorted(page_modules(page, index, imports)):
+        for name in sorted(page_modules(page, index, imports, notebook)):
             digest.update(name.encode())
             digest.update(index[name].read_bytes())
+        for file in page_reads(page, root, notebook):
+            digest.update(file.relative_to(root).as_posix().encode())
+            digest.update(file.read_bytes())
         hashes[page.relative_to(root).as_posix()] = digest.hexdigest()
     return hashes

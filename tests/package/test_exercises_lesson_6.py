@@ -68,6 +68,10 @@ def test_analogy_expected_and_accepted(vectors):
 def test_analogy_explains_mistakes(vectors):
     expected = ex.expected_analogy()
     assert "inputs" in str(ex.check_analogy(["tokyo", *expected[:2]]))
+    assert "inputs" in str(ex.check_analogy([expected[0], ex.ANALOGY[2], expected[1]]))
+    # the hint's "an input often ranks near the top": here one does, with no exclusion
+    unexcluded = vectors.analogy(*ex.ANALOGY, k=3, exclude_inputs=False)
+    assert {word for word, _ in unexcluded} & set(ex.ANALOGY)
     assert "wrong order" in str(ex.check_analogy(expected[::-1]))
     assert "exactly 3 words" in str(ex.check_analogy(expected[:2]))
     assert "a list of 3 words" in str(ex.check_analogy("paris"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from page_dependencies import module_index, page_hashes, page_modules
+import pytest
+from page_dependencies import module_index, page_hashes, page_modules, page_reads
 
 from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
@@ -66,6 +67,34 @@ def test_page_hash_changes_only_with_the_modules_the_page_runs(tmp_path):
     assert page_hashes(tmp_path, tmp_path / "code") == before
     write(tmp_path / "code" / "pkg" / "similarity.py", "X = 1\n")
     assert page_hashes(tmp_path, tmp_path / "code") != before
+
+
+def test_a_page_depends_on_the_files_its_front_matter_says_it_reads(tmp_path):
+    tiny_package(tmp_path)
+    front_matter = FRONT_MATTER.removesuffix("---\n")
+    reads = "course:\n  reads: [notes/*.txt, data.json]\n---\n\n# Page\n\n"
+    page_path = write(tmp_path / "book" / "page.md", front_matter + reads + code_cell("import pkg"))
+    for name in ("notes/a.txt", "notes/b.txt", "data.json", "other.txt"):
+        write(tmp_path / name, "one\n")
+    reads = [path.relative_to(tmp_path).as_posix() for path in page_reads(page_path, tmp_path)]
+    assert reads == ["notes/a.txt", "notes/b.txt", "data.json"]
+    before = page_hashes(tmp_path, tmp_path / "code")
+    write(tmp_path / "other.txt", "two\n")
+    assert page_hashes(tmp_path, tmp_path / "code") == before
+    write(tmp_path / "notes" / "b.txt", "two\n")
+    assert page_hashes(tmp_path, tmp_path / "code") != before
+    (tmp_path / "data.json").unlink()
+    with pytest.raises(ValueError, match=r"'data\.json' matches no file"):
+        page_hashes(tmp_path, tmp_path / "code")
+    write(page_path, front_matter + "course:\n  reads: data.json\n---\n")
+    with pytest.raises(ValueError, match="must be a list of paths or patterns"):
+        page_reads(page_path, tmp_path)
+
+
+def test_the_instructors_page_runs_again_when_a_lesson_s_words_change():
+    reads = page_reads(REPO_ROOT / "book" / "about" / "instructors.md", REPO_ROOT)
+    assert REPO_ROOT / "book" / "lessons" / "09_questions.md" in reads
+    assert REPO_ROOT / "book" / "about" / "lesson_times.json" in reads
 
 
 def test_every_lesson_runs_the_modules_it_is_about():

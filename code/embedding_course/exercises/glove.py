@@ -81,8 +81,8 @@ def analogy_exercise() -> Exercise:
         answer=Words(
             expected=tuple(expected),
             forbidden=tuple((word, f"{word!r} is one of the inputs; exclude the three input words from the "
-                                   "answers (otherwise the base word itself usually "
-                                   "wins).") for word in ANALOGY),
+                                   "answers (without that, an input often ranks near the "
+                                   "top).") for word in ANALOGY),
             mistakes=(Mistake(tuple(_ranked_by_dot_product(target, set(ANALOGY))),
                               "that ranking is by the raw dot product, which favours long vectors; "
                               "divide each "
