@@ -333,7 +333,7 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
                "rendering": tree_hash(root, RENDERING), "inputs": inputs}
     everything_stale = previous is None or previous.get("global") != current["global"]
 
-    current["pages"] = page_hashes(root, code_root)  # each page's hash of the package code it runs
+    current["pages"] = page_hashes(root, code_root)  # each page's hash of the code it runs and reads
     command = [*jupyter_book, "build", str(root), "--path-output", str(output), "-W", "-n", "--keep-going"]
     if toc is not None:
         command += ["--toc", str(toc)]
@@ -351,7 +351,8 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
         known = previous.get("pages", {})
         stale = sorted(page for page, digest in current["pages"].items() if known.get(page) != digest)
         if stale:
-            print("build_book: package code these pages run changed; re-executing " + ", ".join(stale))
+            print("build_book: package code these pages run, or a file they read, changed; re-executing "
+                  + ", ".join(stale))
         for page in stale:
             forget_page(cache_dir, root / page)
     build_dir.mkdir(parents=True, exist_ok=True)

@@ -63,7 +63,17 @@ OVERSTATEMENTS = {
         # neither paper gives a reason for learning the table
         "GPT-2 and BERT learn a table because",
         # test_questions: a RoPE head's scores do not move when left padding shifts every position
-        "RoPE models are not immune"],
+        "RoPE models are not immune",
+        # no source gives that motive; transformers does it for every model with position ids
+        "it costs nothing and keeps even the rounding",
+        # 13 positions of one model were tested (test_questions)
+        "Not in a trained model", "in a trained model the token survives",
+        # the tokens lost at position 0 are the short ones (test_questions), rarity is not measured
+        "the sum of a rare token",
+        # only MiniLM's table, trained without the factor, was measured
+        "With a trained table, or PyTorch's default",
+        # long-context models train past 60,611 positions
+        "far more than any training sequence"],
 }
 
 

@@ -115,6 +115,10 @@ def test_minilm_keeps_every_sampled_token_after_position_0_and_loses_some_to_cls
     assert 0.5 < recovered[0] < 0.9
     lost = nearest[0][nearest[0] != WORD_IDS]
     assert set(lost.tolist()) == {pretrained.wordpiece_tokenizer().token_to_id("[CLS]")}
+    # "a word piece with a short vector": every lost one is shorter than the median kept one
+    tokens, _ = tables
+    lengths, lost_here = np.linalg.norm(tokens[WORD_IDS], axis=1), nearest[0] != WORD_IDS
+    assert lengths[lost_here].max() < np.median(lengths[~lost_here])
 
 
 def test_position_0_is_the_longest_row_and_several_times_the_median(tables):
