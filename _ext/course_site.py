@@ -34,12 +34,12 @@ import re
 import shutil
 from pathlib import Path
 
-import code_spans
 import course_outputs
 import first_paint
 import page_images
 import release_info
 from docutils import nodes
+from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
 from sphinx.util import logging as sphinx_logging
 
 # Set before any notebook kernel starts: kernels inherit this process's environment.
@@ -183,6 +183,11 @@ def on_config_inited(app, config) -> None:
     # e.g. pynucastro/pynucastro#1427). Named, and empty: the theme writes no navbar.
     theme_options.setdefault("navbar_persistent", [])
     config.html_theme_options = theme_options
+    # The theme's components that the course writes its own way (course_theme/components/): the
+    # pydata theme finds its components through templates_path, where these come first.
+    components = str(Path(__file__).parent / "course_theme" / "components")
+    if components not in config.templates_path:
+        config.templates_path.insert(0, components)
     # Follow the reader's light/dark preference (an empty mode logs a console error).
     config.html_context = {**(config.html_context or {}), "default_mode": "auto"}
     config.nb_ipywidgets_js = {
@@ -315,14 +320,25 @@ def _watch_notebook_client() -> None:
         client_logger.addHandler(NotebookClientWarnings())
 
 
+def visit_hidden_code_cell(self, node) -> None:
+    """MyST-NB's hidden code cell, its summary named by the text it shows ("Show code cell
+    source"; WCAG 2.5.3, Label in Name): MyST-NB's own visitor names it "Toggle hidden content",
+    which a reader who says what they see cannot say."""
+    self.body.append(f'<details class="admonition hide {" ".join(node["classes"])}">\n<summary>\n'
+                     f'<p class="collapsed admonition-title">{html.escape(node["prompt_show"])}</p>\n'
+                     f'<p class="expanded admonition-title">{html.escape(node["prompt_hide"])}</p>\n'
+                     "</summary>\n")
+
+
 def setup(app):
     _watch_notebook_client()
+    app.setup_extension("myst_nb")  # so that its visitor of hidden code cells is there to replace
+    app.add_node(HideCodeCellNode, override=True, html=(visit_hidden_code_cell, depart_HideCellInput))
     app.add_html_theme("course_theme", str(Path(__file__).parent / "course_theme"))
     app.set_translator("html", page_images.CourseHTMLTranslator)  # images lazy, with their size
     app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
     app.setup_extension("math_svg")  # math drawn as SVG by Sphinx's HTML math renderer "svg"
     app.connect("config-inited", on_config_inited)
-    app.connect("builder-inited", code_spans.use_lean_listings)  # no spans that change nothing
     app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
     app.connect("doctree-resolved", set_table_word_breaks)
     app.connect("html-page-context", on_page_context)
@@ -337,12 +353,8 @@ def setup(app):
     app.add_js_file("course-explorer-keys.js", loading_method="defer")
     # Plotly figures in the theme's colours, light or dark, also when the reader switches.
     app.add_js_file("course-figure-theme.js", loading_method="defer")
-    # Accessible names of the theme's buttons that contain their visible text.
-    app.add_js_file("course-labels.js", loading_method="defer")
     # Scrollable boxes and wide formulas get their tab stop as they are laid out and resized.
     app.add_js_file("course-tab-stops.js", loading_method="defer")
-    # The visible sidebar buttons work (the theme listens to hidden copies of them).
-    app.add_js_file("course-sidebar-toggles.js", loading_method="defer")
     # A page the reader has opened reads the same offline (with site_root/course-offline-worker.js).
     app.add_js_file("course-offline.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

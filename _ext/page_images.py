@@ -1,4 +1,5 @@
-"""Images load when they come near the screen, with their size known in advance.
+"""Images load when they come near the screen, with their size known in advance; a figure is
+named by its caption.
 
 A page's images (the outputs' figures drawn by matplotlib, most of them far down a lesson)
 would all load with the page, and the text below each would move once it arrived. The site's
@@ -14,6 +15,9 @@ a ``<source>`` with the narrow drawing for the phone layout (``PHONE``, as
 ``course-figure-fit.js``), at the figure's density and at twice it, of which the phone loads
 the one its screen needs; then the figure's ``<img>`` with its alt text, which every other
 screen, and a browser without ``<picture>``, shows. Each has its own size, so nothing moves.
+
+Each ``<figure>`` with a caption is named by it (``aria-labelledby``), so that a screen reader
+says "Fig. 4.3 The sinusoidal table..." as it enters the figure.
 """
 
 from __future__ import annotations
@@ -31,9 +35,27 @@ PHONE = "(max-width: 599.98px)"  # the phone layout of course-figure-fit.js: bel
 
 
 class CourseHTMLTranslator(HTML5Translator):
-    """Sphinx's HTML translator; images lazy, with their size."""
+    """Sphinx's HTML translator; images lazy, with their size; figures named by their captions."""
 
     _image_size: tuple[int, int] | None = None
+    _figure_name: str | None = None  # the id of the caption that names the figure being written
+    _unnamed_figures = 0
+
+    def visit_figure(self, node) -> None:
+        caption = next((child for child in node.children if isinstance(child, nodes.caption)), None)
+        if caption is not None:
+            if not node["ids"]:
+                self._unnamed_figures += 1
+            figure_id = node["ids"][0] if node["ids"] else f"course-figure-{self._unnamed_figures}"
+            caption["ids"] = [*caption["ids"], f"{figure_id}-caption"]
+            self._figure_name = caption["ids"][0]
+        super().visit_figure(node)
+
+    def starttag(self, node, tagname, suffix="\n", empty=False, **attributes):
+        if tagname == "figure" and self._figure_name is not None:
+            attributes["aria-labelledby"] = self._figure_name
+            self._figure_name = None
+        return super().starttag(node, tagname, suffix, empty, **attributes)
 
     def visit_image(self, node) -> None:
         uri = node["uri"]  # before Sphinx points it at _images/

@@ -301,6 +301,42 @@ def test_every_figure_has_a_numbered_caption(page_visit):
         assert name.startswith("Fig."), f"{docname}: a figure is not named by its caption ({name!r})"
 
 
+# Each visible button and disclosure with text of its own: its text, and its CDP node.
+LABELLED_CONTROLS = "button, summary, [role=button]"
+
+
+def test_every_control_is_named_by_the_text_it_shows(page_visit):
+    """WCAG 2.5.3 (Label in Name): a reader who says what they see ("click Search Ctrl+K",
+    "click Show code cell source") is understood, so each control's accessible name holds its
+    visible text. Icons inside a named button (the colour-mode button's) are decoration and are
+    not read out beside its name."""
+    docname, result = page_visit
+    page = result.page
+    session = page.context.new_cdp_session(page)
+    root = session.send("DOM.getDocument", {"depth": -1, "pierce": False})["root"]["nodeId"]
+    controls = session.send("DOM.querySelectorAll",
+                            {"nodeId": root, "selector": LABELLED_CONTROLS})["nodeIds"]
+    checked = 0
+    for node_id in controls:
+        remote = session.send("DOM.resolveNode", {"nodeId": node_id})["object"]["objectId"]
+        shown = session.send("Runtime.callFunctionOn", {
+            "objectId": remote, "returnByValue": True,
+            "functionDeclaration": "function () { return this.checkVisibility() ? this.innerText : ''; }",
+        })["result"]["value"]
+        ax = session.send("Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False})
+        name = ax["nodes"][0].get("name", {}).get("value", "")
+        if shown.strip():
+            checked += 1
+            assert re.sub(r"\s+", "", shown).lower() in re.sub(r"\s+", "", name).lower(), (
+                f"{docname}: a control shows {shown.strip()!r} but is named {name!r}")
+    assert checked >= 1, f"{docname}: no control with visible text was found"
+    switch = page.locator(".theme-switch-button").first
+    icons = switch.evaluate("button => [...button.querySelectorAll('i, svg')].map(icon => [icon.title || '', "
+                            "icon.getAttribute('aria-hidden')])")
+    assert icons and all(title == "" and hidden == "true" for title, hidden in icons), (
+        f"{docname}: the colour-mode button's icons are read out: {icons}")
+
+
 def test_every_plotly_figure_has_an_accessible_name(page_visit):
     docname, result = page_visit
     _draw_every_figure(result.page)

@@ -1,4 +1,4 @@
-"""The sidebar buttons a reader sees open the sidebars (``_ext/static/course-sidebar-toggles.js``)."""
+"""The sidebar buttons a reader sees open the sidebars, on a phone and on a wide screen."""
 
 from __future__ import annotations
 
