@@ -38,23 +38,26 @@ class CourseHTMLTranslator(HTML5Translator):
     """Sphinx's HTML translator; images lazy, with their size; figures named by their captions."""
 
     _image_size: tuple[int, int] | None = None
-    _figure_name: str | None = None  # the id of the caption that names the figure being written
-    _unnamed_figures = 0
+    _caption: nodes.caption | None = None  # the caption that names the figure being written
 
     def visit_figure(self, node) -> None:
-        caption = next((child for child in node.children if isinstance(child, nodes.caption)), None)
-        if caption is not None:
-            if not node["ids"]:
-                self._unnamed_figures += 1
-            figure_id = node["ids"][0] if node["ids"] else f"course-figure-{self._unnamed_figures}"
-            caption["ids"] = [*caption["ids"], f"{figure_id}-caption"]
-            self._figure_name = caption["ids"][0]
+        captions = [child for child in node.children if isinstance(child, nodes.caption)]
+        self._caption = captions[0] if captions and node["ids"] else None  # Sphinx numbers (and ids) it
         super().visit_figure(node)
 
     def starttag(self, node, tagname, suffix="\n", empty=False, **attributes):
-        if tagname == "figure" and self._figure_name is not None:
-            attributes["aria-labelledby"] = self._figure_name
-            self._figure_name = None
+        if self._caption is not None and tagname == "figure":
+            attributes["aria-labelledby"] = f"{node['ids'][0]}-caption"
+        elif node is self._caption and tagname == "p":  # the caption's paragraph, in its <figcaption>
+            # Its id on this tag alone: docutils writes a node's ids on each of its tags (and adds
+            # an ``ids`` attribute to the node's own list), and Sphinx writes the caption's text
+            # in a second tag.
+            self._caption, kept = None, node["ids"]
+            node["ids"] = [f"{node.parent['ids'][0]}-caption"]
+            try:
+                return super().starttag(node, tagname, suffix, empty, **attributes)
+            finally:
+                node["ids"] = kept
         return super().starttag(node, tagname, suffix, empty, **attributes)
 
     def visit_image(self, node) -> None:

@@ -337,6 +337,18 @@ def test_every_control_is_named_by_the_text_it_shows(page_visit):
         f"{docname}: the colour-mode button's icons are read out: {icons}")
 
 
+def test_no_id_is_given_twice(page_visit):
+    """WCAG 2.1's 4.1.1 (Parsing): ids are unique, or a caption, label or description that
+    points at one may name another element. Checked with every figure drawn (Plotly and the
+    keyboard controls add elements with ids)."""
+    docname, result = page_visit
+    _draw_every_figure(result.page)
+    twice = result.page.evaluate("""() => { const seen = {};
+        document.querySelectorAll('[id]').forEach(e => { seen[e.id] = (seen[e.id] || 0) + 1; });
+        return Object.entries(seen).filter(([, count]) => count > 1); }""")
+    assert twice == [], f"{docname}: ids given more than once: {twice[:10]}"
+
+
 def test_every_plotly_figure_has_an_accessible_name(page_visit):
     docname, result = page_visit
     _draw_every_figure(result.page)
