@@ -114,8 +114,6 @@ def page_trace_types(doctree) -> set[str]:
 
 def page_description(doctree) -> str:
     """A page's first real paragraph, as plain text of at most DESCRIPTION_LENGTH characters."""
-    from docutils import nodes
-
     for paragraph in doctree.findall(nodes.paragraph):
         text = " ".join(paragraph.astext().split())
         if len(text) >= 40:
@@ -238,11 +236,7 @@ def on_build_finished(app, exception) -> None:
     vendor_out.mkdir(parents=True, exist_ok=True)
     shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)
     for target, source in VENDORED.items():
-        source_path, target_path = VENDOR_SOURCE / source, vendor_out / target
-        if source_path.is_dir():
-            shutil.copytree(source_path, target_path, dirs_exist_ok=True)
-        else:
-            shutil.copy2(source_path, target_path)
+        shutil.copy2(VENDOR_SOURCE / source, vendor_out / target)
 
 
 def lesson_number(docname: str) -> int | None:

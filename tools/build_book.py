@@ -247,14 +247,13 @@ def slowest_first(root: Path, page: Path, history: dict[str, float]) -> tuple:
 
 
 def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeout: int,
-                        build_info: Path | None = None,
-                        history: dict[str, float] | None = None) -> dict[str, float]:
+                        build_info: Path, history: dict[str, float]) -> dict[str, float]:
     """Execute, in parallel, every page whose cells have no entry in the cache; cache them.
 
     Args:
         history: each page's last execution time (``root``-relative): the slowest start first,
             so that no long page is left running alone at the end.
-        build_info: when pages run, also write where they run there (as JSON, from
+        build_info: when pages run, where to write where they run (as JSON, from
             ``embedding_course.device.build_info``), so that the Sphinx build need not import torch.
     Returns:
         The execution seconds per page (relative to ``root``).
@@ -264,14 +263,12 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
     stale = stale_pages(root, toc, cache_dir)
     if not stale:
         return {}
-    history = history or {}
     stale.sort(key=lambda page: slowest_first(root, page, history))
     workers = max(1, min(jobs, len(stale)))
     print(f"build_book: executing {len(stale)} page(s), {workers} at a time", flush=True)
     times: dict[str, float] = {}
     failures = []
-    machine = (subprocess.Popen([sys.executable, "-c", DESCRIBE_MACHINE], stdout=subprocess.PIPE, text=True)
-               if build_info is not None else None)
+    machine = subprocess.Popen([sys.executable, "-c", DESCRIBE_MACHINE], stdout=subprocess.PIPE, text=True)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(execute_page, str(root), str(page), timeout) for page in stale]
         # Imported while the pages run: the results go into the cache as they come.
@@ -289,11 +286,10 @@ def execute_stale_pages(root: Path, toc: Path, cache_dir: Path, jobs: int, timeo
             print(f"build_book: executed {name} in {seconds:.1f} s", flush=True)
             cache.cache_notebook_bundle(CacheBundleIn(notebook, page, data={"execution_seconds": seconds}),
                                         check_validity=False, overwrite=True)
-    if machine is not None:
-        described, _ = machine.communicate()
-        if machine.returncode != 0:
-            raise SystemExit(f"build_book: describing the machine failed (exit {machine.returncode})")
-        build_info.write_text(json.dumps(json.loads(described), indent=1, sort_keys=True) + "\n")
+    described, _ = machine.communicate()
+    if machine.returncode != 0:
+        raise SystemExit(f"build_book: describing the machine failed (exit {machine.returncode})")
+    build_info.write_text(json.dumps(json.loads(described), indent=1, sort_keys=True) + "\n")
     if failures:
         raise SystemExit("build_book: executing a page failed\n" + "\n".join(failures))
     return times
@@ -414,25 +410,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the book's root folder")
     parser.add_argument("--page", help="build only this page (into _build/pages/NAME/_build/html)")
-    parser.add_argument("--toc", type=Path, help="another table of contents (default: _toc.yml)")
-    parser.add_argument("--output", type=Path, help="where _build/ goes (default: the root)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="pages executed at the same time (default: one per core)")
-    parser.add_argument("--watch", nargs="*", default=WATCHED,
-                        help="paths whose change re-executes every page (Python files under code/ excepted)")
     args = parser.parse_args()
     root = args.root.resolve()
-    toc = args.toc.resolve() if args.toc else None
-    output = args.output or root
-    config = None
+    toc, config, output = None, None, root
     if args.page:
         toc = single_page_toc(root, args.page)
         config = single_page_config(root, toc.parent)
-        output = args.output or root / "_build" / "pages" / Path(args.page).stem
+        output = root / "_build" / "pages" / Path(args.page).stem
     if args.jobs < 1:
         raise SystemExit(f"build_book: --jobs must be at least 1, got {args.jobs}")
     skip_unused_modules()
-    return build(root, output.resolve(), toc, args.watch, JUPYTER_BOOK, args.jobs, config)
+    return build(root, output.resolve(), toc, WATCHED, JUPYTER_BOOK, args.jobs, config)
 
 
 if __name__ == "__main__":

@@ -57,7 +57,6 @@
       case 'restyle': return Plotly.restyle(gd, args[0], args[1]);
       case 'relayout': return Plotly.relayout(gd, args[0]);
       case 'update': return Plotly.update(gd, args[0] || {}, args[1] || {}, args[2]);
-      case 'animate': return Plotly.animate(gd, args[0], args[1]);
       default: return Promise.resolve();
     }
   }
@@ -102,11 +101,9 @@
     description.textContent = describeFigure(gd);
     gd.setAttribute('aria-describedby', description.id);
     // A slider or menu changes the title (and the axes): the description follows.
-    if (typeof gd.on === 'function') {
-      ['plotly_update', 'plotly_relayout', 'plotly_afterplot'].forEach(function (name) {
-        gd.on(name, function () { description.textContent = describeFigure(gd); });
-      });
-    }
+    ['plotly_update', 'plotly_relayout', 'plotly_afterplot'].forEach(function (name) {
+      gd.on(name, function () { description.textContent = describeFigure(gd); });
+    });
   }
 
   // Where the band that Plotly's sliders take at the foot of the chart begins (viewport px),
@@ -295,31 +292,18 @@
     coverPlotlyControls(gd, panel);
 
     // Plotly's own slider and menus moved by mouse or touch: the native controls follow.
-    if (typeof gd.on === 'function') {
-      gd.on('plotly_sliderchange', function (event) {
-        var index = event.slider && event.slider._index;
-        if (onSlider[index]) { onSlider[index](event.step._index); }
-      });
-      gd.on('plotly_buttonclicked', function (event) {
-        var index = event.menu && event.menu._index;
-        if (onMenu[index]) { onMenu[index](event.active); }
-      });
-    }
-  }
-
-  function enhanceDrawn() {
-    document.querySelectorAll('.js-plotly-plot').forEach(enhance);
+    gd.on('plotly_sliderchange', function (event) {
+      var index = event.slider && event.slider._index;
+      if (onSlider[index]) { onSlider[index](event.step._index); }
+    });
+    gd.on('plotly_buttonclicked', function (event) {
+      var index = event.menu && event.menu._index;
+      if (onMenu[index]) { onMenu[index](event.active); }
+    });
   }
 
   document.addEventListener('course:figure-drawn', function (event) {
     enhance(event.detail && event.detail.element);
   });
-  // Without a lazy loader, figures are drawn by their own scripts at DOMContentLoaded; a
-  // figure's draw can finish later still (newPlot returns a promise), so look again on load.
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', function () { setTimeout(enhanceDrawn, 0); });
-  } else {
-    enhanceDrawn();
-  }
-  window.addEventListener('load', enhanceDrawn);
+  document.querySelectorAll('.js-plotly-plot').forEach(enhance);  // drawn before this script ran
 }());

@@ -99,10 +99,5 @@
   document.addEventListener('course:figure-drawn', function (event) { paint(event.detail.element); });
   new MutationObserver(paintAll).observe(document.documentElement,
                                          {attributes: true, attributeFilter: ['data-theme']});
-  // Figures drawn before this script ran (no lazy loader on the page).
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', paintAll);
-  } else {
-    paintAll();
-  }
+  paintAll();  // a figure drawn before this script ran
 })();

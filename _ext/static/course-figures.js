@@ -44,16 +44,13 @@
     return loading;
   }
 
-  // A figure's data: in its own file (data-src) on the site, or inline.
+  // A figure's data, in its own file (data-src).
   function specFor(gd) {
     var holder = document.querySelector('script.course-plot-spec[data-for="' + gd.id + '"]');
-    if (holder.dataset.src) {
-      return fetch(holder.dataset.src).then(function (response) {
-        if (!response.ok) { throw new Error('could not load ' + holder.dataset.src); }
-        return response.json();
-      });
-    }
-    return Promise.resolve(JSON.parse(holder.textContent));
+    return fetch(holder.dataset.src).then(function (response) {
+      if (!response.ok) { throw new Error('could not load ' + holder.dataset.src); }
+      return response.json();
+    });
   }
 
   // After drawing on a phone: move a slider down when the tick labels above it reach it.
@@ -254,10 +251,6 @@
 
   function start() {
     var figures = document.querySelectorAll('.course-plot');
-    if (!('IntersectionObserver' in window)) {
-      figures.forEach(draw);
-      return;
-    }
     var observer = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         reserveHeight(entry.target, entry.boundingClientRect.width);
@@ -305,9 +298,5 @@
     window.addEventListener('beforeprint', function () { drawAll(); loadPictures(); fitToPaper(); });
   }
 
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', start);
-  } else {
-    start();
-  }
+  start();  // deferred, as every script of the site: the page is parsed
 })();

@@ -56,7 +56,6 @@
   function start() {
     var waiting = document.querySelectorAll(WAITING);
     if (!waiting.length) { return; }
-    if (!('IntersectionObserver' in window)) { drawAll(); return; }
     var near = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         if (entry.isIntersecting) {
@@ -70,9 +69,5 @@
     window.addEventListener('beforeprint', function () { near.disconnect(); drawAll(); });
   }
 
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', start);
-  } else {
-    start();
-  }
+  start();  // deferred, as every script of the site: the page is parsed
 })();

@@ -56,9 +56,5 @@
     }
   }
 
-  if (document.readyState === 'complete') {
-    whenIdle();
-  } else {
-    window.addEventListener('load', whenIdle);
-  }
+  window.addEventListener('load', whenIdle);  // deferred: the page has not loaded yet
 })();

@@ -25,8 +25,11 @@ kernelspec:
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 
 import build_book  # noqa: E402
-from screenshot import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from site_server import serve  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")  # Debian's (make browser)
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def code_cell(source: str) -> str:
