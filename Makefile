@@ -75,9 +75,7 @@ $(CSS_JS): tools/css-js/package.json tools/css-js/package-lock.json
 .vendor/.installed: js-requirements.txt
 	rm -rf .vendor && mkdir -p .vendor/tarballs
 	cd .vendor/tarballs && npm pack --silent $$(grep -v '^#' ../../js-requirements.txt) >/dev/null
-	mkdir -p .vendor/requirejs .vendor/html-manager .vendor/axe-core
-	tar -xzf .vendor/tarballs/requirejs-*.tgz -C .vendor/requirejs --strip-components=1
-	tar -xzf .vendor/tarballs/jupyter-widgets-html-manager-*.tgz -C .vendor/html-manager --strip-components=1
+	mkdir -p .vendor/axe-core
 	for bundle in basic cartesian gl3d; do mkdir -p .vendor/plotly-$$bundle && \
 	  tar -xzf .vendor/tarballs/plotly.js-$$bundle-dist-min-*.tgz -C .vendor/plotly-$$bundle --strip-components=1; done
 	tar -xzf .vendor/tarballs/axe-core-*.tgz -C .vendor/axe-core --strip-components=1

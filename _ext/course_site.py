@@ -10,8 +10,8 @@
 * Images load lazily, with their size given (``page_images.py``).
 * A word with a hyphen or a dash in a table cell ("LLaMA-2-7B") stays on one line; on a phone a
   long name there breaks at its joints ("get_timing_|signal_1d"), not between any two letters.
-* require.js and the ipywidgets manager are served from ``_static/vendor/`` too
-  (copied from ``.vendor/``, which ``make vendor`` fills from the npm registry).
+* The site draws no ipywidgets (the live explorers run in a notebook's kernel only): a page
+  that displays a widget while it is built fails the build, rather than load a widget manager.
 * The package's figures and exercises are drawn by the site's MIME renderers
   (``course_outputs.py``).
 * The pages are laid out by the course's theme (``course_theme/``, sphinx-book-theme's
@@ -68,12 +68,10 @@ LONG_NAME = re.compile(r"\S{12,}")
 JOINT = re.compile(r"(?<=\w_)(?=\S)|(?<=\w=)(?=\S{3})|(?<=[a-z])(?=[A-Z][a-z])")
 DESCRIPTION_LENGTH = 155
 
-# What the site serves from _static/vendor/, and where it comes from in .vendor/.
-VENDORED = {
-    "require.min.js": "requirejs/require.js",
-    "embed-amd.js": "html-manager/dist/embed-amd.js",
-    **{name: f"{name.removesuffix('.min.js')}/{name}" for name in PLOTLY_BUNDLES},
-}
+# What the site serves from _static/vendor/, and where it comes from in .vendor/ (make vendor).
+VENDORED = {name: f"{name.removesuffix('.min.js')}/{name}" for name in PLOTLY_BUNDLES}
+# The widgets' saved state, which MyST-NB writes into a page whose cells displayed a widget.
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 def _plotly_js_path() -> Path:
@@ -188,10 +186,7 @@ def on_config_inited(app, config) -> None:
         config.templates_path.insert(0, components)
     # Follow the reader's light/dark preference (an empty mode logs a console error).
     config.html_context = {**(config.html_context or {}), "default_mode": "auto"}
-    config.nb_ipywidgets_js = {
-        "vendor/require.min.js": {},
-        "vendor/embed-amd.js": {},
-    }
+    config.nb_ipywidgets_js = {}  # no widget manager from MyST-NB's CDN (on_page_context_late)
 
 
 def _is_thebe(asset) -> bool:
@@ -217,13 +212,17 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
 
 
 def on_page_context_late(app, pagename, templatename, context, doctree) -> None:
-    """After Sphinx's own handlers: a description."""
+    """After Sphinx's and MyST-NB's own handlers: a description; no widget state."""
+    if any(getattr(script, "attributes", {}).get("type") == WIDGET_STATE
+           for script in context.get("script_files", [])):
+        sphinx_logging.getLogger(__name__).warning(
+            "a cell displayed an ipywidget while the page was built; the site draws no widgets (it "
+            "serves no widget manager): tag the cell skip-execution, as the live explorers are",
+            location=pagename, type="course", subtype="widgets")
     description = page_description(doctree) if doctree is not None else ""
     if description:
         context["metatags"] = (context.get("metatags", "")
                                + f'\n<meta name="description" content="{html.escape(description)}" />')
-
-
 
 
 def on_build_finished(app, exception) -> None:

@@ -34,7 +34,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 BUNDLE_CSS = REPO_ROOT / "tools" / "css-js" / "bundle_css.js"
 # The course's own stylesheets: kept whole.
 OWN_STYLESHEETS = {path.name for path in (Path(__file__).parent / "static").glob("*.css")}
-# Scripts whose words do not keep a theme rule: plotly.js and require.js style their own
+# Scripts whose words do not keep a theme rule: plotly.js styles its own
 # elements, and no page loads the theme's icon script.
 NOT_CONTENT = ("_static/vendor/", "_static/scripts/fontawesome.js")
 

@@ -69,6 +69,8 @@ WARNING_PAGES = {
     # stdout first: stderr must not hide inside a merged stream
     "stderr_after_stdout": code_cell("import sys\nprint('some output')\n"
                                 "print('a library warning', file=sys.stderr)"),
+    # the site serves no widget manager: a widget shown while building would be a blank box
+    "widget": code_cell("import ipywidgets\nipywidgets.IntSlider(value=3)"),
 }
 
 
@@ -133,6 +135,10 @@ def test_a_warning_fails_the_build(warning_build):
 @pytest.mark.parametrize("page", ["warns", "stderr_after_stdout"])
 def test_a_cell_writing_to_stderr_fails_the_build(warning_build, page):
     assert "mystnb.stderr" in failure_of(warning_build[0], page)
+
+
+def test_a_widget_shown_while_building_fails_the_build(warning_build):
+    assert "displayed an ipywidget while the page was built" in failure_of(warning_build[0], "widget")
 
 
 # Each execution of the other page prints a new number, so a re-execution shows in its HTML.
