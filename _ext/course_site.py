@@ -16,7 +16,9 @@
   (``course_outputs.py``).
 * The pages are laid out by the course's theme (``course_theme/``, sphinx-book-theme's
   layout with its own head): one stylesheet, every script deferred, icons from a font cut
-  down to the icons in use (``first_paint.py``).
+  down to the icons in use (``first_paint.py``). Its ``components/`` replace two of the
+  theme's buttons with ones named by what they show, and MyST-NB's hidden code cells are
+  written with a summary named by its text (WCAG 2.5.3, Label in Name).
 * The footer says which device and which PyTorch version built the pages, which licence covers
   what, and which version and commit of the course it is (``release_info.py``).
 * Page execution is watched: the notebook client's own warnings fail the strict build. (The
@@ -328,7 +330,7 @@ def setup(app):
     app.setup_extension("myst_nb")  # so that its visitor of hidden code cells is there to replace
     app.add_node(HideCodeCellNode, override=True, html=(visit_hidden_code_cell, depart_HideCellInput))
     app.add_html_theme("course_theme", str(Path(__file__).parent / "course_theme"))
-    app.set_translator("html", page_images.CourseHTMLTranslator)  # images lazy, with their size
+    app.set_translator("html", page_images.CourseHTMLTranslator)  # images lazy; figures named
     app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
     app.setup_extension("math_svg")  # math drawn as SVG by Sphinx's HTML math renderer "svg"
     app.connect("config-inited", on_config_inited)
