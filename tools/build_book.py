@@ -5,8 +5,8 @@ figures also depend on the course package, so this script keeps two kinds of has
 
 * one of the configuration, the pinned requirements, the package's non-Python files and the
   two site modules that run with the pages (``WATCHED``): when it changes, the cache is
-  cleared and every page is re-read and re-executed (the rest of the site's extension only
-  renders: a change to it rewrites every page and re-executes none, ``RENDERING``);
+  cleared and every page is re-read and re-executed (the rest of the site's extension and its
+  theme only render: a change to them rewrites every page and re-executes none, ``RENDERING``);
 * one per page, of the package modules that page runs (``page_dependencies.py``): when a
   page's hash changes, its cache entry is dropped and the page is read and executed again.
 
@@ -50,7 +50,8 @@ WATCHED = ["code", "_ext/course_glue.py", "requirements.txt", "requirements-node
 RENDERING = ["_ext", "tools/math-js/tex_to_svg.js", "tools/math-js/package-lock.json",
              "tools/css-js/bundle_css.js", "tools/css-js/package-lock.json", "tools/figure_heights.js"]
 PACKAGE_ROOT = "code"  # its .py files are tracked page by page
-HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".yml", ".cfg", ".json", ".csv", ".npy"}
+HASHED_SUFFIXES = {".py", ".toml", ".txt", ".css", ".js", ".html", ".conf", ".yml", ".cfg", ".json", ".csv",
+                   ".npy"}
 STATE_FILE = ".build-state.json"
 TIMES_FILE = "execution-times.json"
 # Each page's last execution time, kept beside _build (which `make clean` and a cold build
@@ -342,7 +343,8 @@ def build(root: Path, output: Path, toc: Path | None, watched: list[str], jupyte
         command.append("--all")
     else:
         if previous.get("rendering") != current["rendering"]:
-            print("build_book: the site's scripts, styles or drawing tools changed; rewriting every page")
+            print("build_book: the site's theme, scripts, styles or drawing tools changed; "
+                  "rewriting every page")
             command.append("--all")
         known = previous.get("pages", {})
         stale = sorted(page for page, digest in current["pages"].items() if known.get(page) != digest)

@@ -177,6 +177,9 @@ def life(tmp_path_factory):
                                 "\n.a-rule-added-for-this-test { color: teal }\n"),
         # the site's extension renders; it runs no page
         "site code": lambda: append(root / "_ext" / "first_paint.py", "\n# an edit to the site's code\n"),
+        # the theme only renders too (a component that every page's sidebar holds)
+        "theme": lambda: append(root / "_ext" / "course_theme" / "components" / "search-button-field.html",
+                                THEME_EDIT),
         "configuration": lambda: append(root / "_config.yml", "# changed\n"),
         "cold again": lambda: shutil.rmtree(root / "_build"),
     }
@@ -193,6 +196,9 @@ def life(tmp_path_factory):
         if stage == "style":
             stages["stylesheet"] = (root / "_build/html/_static/styles/course-site.css").read_text()
     return stages
+
+
+THEME_EDIT = "<!-- an edit to the theme for this test -->\n"
 
 
 def append(path: Path, text: str) -> None:
@@ -235,6 +241,14 @@ def test_an_edit_to_the_site_s_extension_rewrites_the_pages_without_running_them
     output, html, _ = life["site code"]
     assert "rewriting every page" in output and "re-executing" not in output
     assert _stamp(html["other"]) == _stamp(life["style"][1]["other"]), "the page was executed again"
+
+
+def test_an_edit_to_the_theme_rewrites_the_pages_without_running_them(life):
+    """A template of the course's theme only renders: the edit shows on every page at once."""
+    output, html, _ = life["theme"]
+    assert "rewriting every page" in output and "re-executing" not in output
+    assert all(THEME_EDIT.strip() in page for page in html.values()), "a page does not show the edit"
+    assert _stamp(html["other"]) == _stamp(life["site code"][1]["other"]), "the page was executed again"
 
 
 def test_a_style_change_rewrites_the_pages_without_running_them(life):
