@@ -121,5 +121,5 @@
 
   MOVES.forEach(function (name) { document.addEventListener(name, start, {capture: true, passive: true}); });
   function wait() { setTimeout(start, WAIT_MS); }
-  if (document.readyState === 'complete') { wait(); } else { window.addEventListener('load', wait); }
+  window.addEventListener('load', wait);  // deferred: the page has not loaded yet
 })();
