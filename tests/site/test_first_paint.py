@@ -59,6 +59,35 @@ def test_the_page_is_styled_in_its_final_theme_from_the_start(browser, site_url,
         context.close()
 
 
+# What the page holds when the browser first renders it (its first animation frame).
+FIRST_FRAME = """window.courseFirstFrame = new Promise(resolve => requestAnimationFrame(() => resolve({
+  articleRead: document.getElementById('pst-secondary-sidebar') !== null,
+  elements: document.getElementsByTagName('*').length})));"""
+
+
+@pytest.mark.parametrize("docname", [name for name in toc_docnames() if "/lessons/" in name])
+def test_a_lesson_is_first_drawn_once_its_whole_article_is_read(browser, gzip_site_url, docname):
+    """The first paint waits for the whole article (layout.html's render-blocking link), so
+    the browser lays a long lesson out once, not its top first and the rest again just after.
+
+    The page arrives slowly (a phone's connection, 80 KB/s), so a browser that paints as it
+    reads draws a lesson's first frame with a part of its article only."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        network = context.new_cdp_session(page)
+        network.send("Network.enable")
+        network.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 40, "downloadThroughput": 80_000, "uploadThroughput": 80_000})
+        page.add_init_script(FIRST_FRAME)
+        page.goto(f"{gzip_site_url}/{docname}.html", wait_until="load", timeout=60_000)
+        first = page.evaluate("window.courseFirstFrame")
+        assert first["articleRead"], (docname, first,
+                                      page.evaluate("document.getElementsByTagName('*').length"))
+    finally:
+        context.close()
+
+
 def _bootstrap_requests(page) -> list[str]:
     return page.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
                          ".filter(name => name.includes('scripts/bootstrap.js'))")
