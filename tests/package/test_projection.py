@@ -191,6 +191,24 @@ def test_training_slider_has_one_step_per_snapshot_and_fixed_axes():
         glove_figures.training_slider_figure(snapshots, [0, 1], list("abcd"), list("gghh"), losses=[1.0])
 
 
+def test_explorer_draws_the_cosines_as_dots_on_stems_from_zero():
+    """The neighbours' panel is a scatter trace (Plotly's 3-D build draws it; bars need a larger
+    build), each dot on an error bar that reaches 0, its cosine written beside it; the menu
+    updates the dots and their numbers together."""
+    coords = np.arange(6, dtype=float).reshape(3, 2)
+    neighbours = {"a": [("b", 0.9), ("c", 0.5)], "b": [("a", 0.9), ("c", 0.2)], "c": [("a", 0.5), ("b", 0.2)]}
+    positions = {word: np.zeros((3, 2)) for word in "abc"}
+    figure = glove_figures.neighbour_explorer_figure(coords, list("abc"), list("ggh"), neighbours, positions)
+    cosines = figure.data[-1]
+    assert {trace.type for trace in figure.data} == {"scatter"}
+    assert list(cosines.x) == pytest.approx([0.5, 0.9]) and list(cosines.y) == ["c", "b"]  # best on top
+    assert list(cosines.text) == ["0.50", "0.90"]
+    stem = cosines.error_x
+    assert (stem.type, stem.symmetric, stem.value, stem.valueminus) == ("percent", False, 0, 100)
+    chosen_b = figure.layout.updatemenus[0].buttons[1].args[0]
+    assert chosen_b["x"][-1] == pytest.approx([0.2, 0.9]) and chosen_b["text"][-1] == ["0.20", "0.90"]
+
+
 def test_explorer_figure_checks_its_inputs():
     coords = np.arange(4, dtype=float).reshape(2, 2)
     neighbours = {"a": [("b", 0.5)], "b": [("a", 0.5)]}

@@ -5,6 +5,9 @@ A cheap stand-in for Lighthouse (`make bench`): bytes and requests only, no timi
 
 from __future__ import annotations
 
+import gzip
+import re
+
 import pytest
 
 from .test_pages_in_browser import DOCNAMES, visit
@@ -30,3 +33,22 @@ def test_first_screen_stays_light(browser, gzip_site_url, docname):
     assert measured["bytes"] <= BUDGET_BYTES, (
         f"{docname}: {measured['bytes'] / 1024:.0f} KB before scrolling (budget 600 KB)")
     assert measured["requests"] <= BUDGET_REQUESTS, f"{docname}: {measured['requests']} requests"
+
+
+PLOTLY_BUDGET = 600 * 1024  # gzip; plotly.js's 3-D build is 0.56 MB, its full build 1.47 MB
+
+
+def test_no_page_makes_a_reader_download_the_whole_plotly_js(built_site):
+    """A page loads the smallest plotly.js build that draws its figures' traces, when its first
+    figure comes near. Lesson 6 has a 3-D view: its neighbour explorer draws its cosines as dots
+    on stems, which the 3-D build draws, not as bars, which only the larger builds do."""
+    loaded = {}
+    for docname in DOCNAMES:
+        found = re.search(r'data-plotly="([^"]+)"', (built_site / f"{docname}.html").read_text())
+        if found:
+            bundle = built_site / "_static" / found.group(1)
+            loaded[docname] = (bundle.name, len(gzip.compress(bundle.read_bytes())))
+    assert sum("/lessons/" in docname for docname in loaded) == 9, loaded  # every lesson has figures
+    heavy = {docname: f"{name}: {size / 1024:.0f} KB" for docname, (name, size) in loaded.items()
+             if size > PLOTLY_BUDGET}
+    assert not heavy, f"pages that load more than {PLOTLY_BUDGET // 1024} KB of plotly.js: {heavy}"

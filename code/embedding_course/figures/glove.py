@@ -258,9 +258,9 @@ def neighbour_explorer_figure(
         found = list(neighbours[word])
         points = np.asarray(neighbour_coords[word], dtype=np.float32)  # (1 + k, 2)
         labels = [word] + [n for n, _ in found]
-        bar_words = [n for n, _ in found][::-1]  # best at the top of a horizontal bar chart
-        bar_scores = np.asarray([s for _, s in found][::-1], dtype=np.float32)
-        return points, labels, bar_words, bar_scores
+        ranked_words = [n for n, _ in found][::-1]  # best at the top of the neighbours' panel
+        ranked_scores = np.asarray([s for _, s in found][::-1], dtype=np.float32)
+        return points, labels, ranked_words, ranked_scores
 
     ranges = axis_ranges(np.concatenate([coords] + [np.asarray(neighbour_coords[w]) for w in words]))
 
@@ -282,9 +282,9 @@ def neighbour_explorer_figure(
                                  name="word and neighbours: leaders")
         return leaders, _beside(places), [place.side for place in places]
 
-    points, labels, bar_words, bar_scores = state(start)
+    points, labels, ranked_words, ranked_scores = state(start)
     (lines, ends), beside, sides = placed(points, labels)
-    first = len(figure.data)  # then: leader lines, the word and its neighbours, the leaders' words, bars
+    first = len(figure.data)  # then: leader lines, the word and its neighbours, the leaders' words, cosines
     figure.add_trace(lines, row=1, col=1)
     figure.add_trace(go.Scatter(
         x=points[:, 0], y=points[:, 1], text=labels, texttemplate=beside, mode="markers+text",
@@ -294,25 +294,32 @@ def neighbour_explorer_figure(
         textfont=textfont, name="word and neighbours", showlegend=False,
         hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)
     figure.add_trace(ends, row=1, col=1)
-    figure.add_trace(go.Bar(
-        x=bar_scores, y=bar_words, orientation="h", marker_color=plotting.PALETTE[0], showlegend=False,
-        text=[f"{s:.2f}" for s in bar_scores], textposition="inside",
+    # The neighbours' cosines as a dot plot, each dot on a stem from 0 (an error bar of 100 % below
+    # it), with the cosine beside it. A bar chart would say the same, but Plotly draws bars only
+    # in its larger builds, and this page's 3-D view already needs the 3-D one.
+    figure.add_trace(go.Scatter(
+        x=ranked_scores, y=ranked_words, mode="markers+text", showlegend=False,
+        marker=dict(size=10, color=plotting.PALETTE[0]),
+        error_x=dict(type="percent", symmetric=False, value=0, valueminus=100, width=0, thickness=3,
+                     color=plotting.PALETTE[0]),
+        text=[f"{s:.2f}" for s in ranked_scores], textposition="middle right", cliponaxis=False,
+        textfont=dict(size=12), name="nearest neighbours",
         hovertemplate="%{y}: cos %{x:.3f}<extra></extra>"), row=1, col=2)
 
     buttons = []
     group_of = dict(zip(words, groups, strict=True))
     for word in words:
-        points, labels, bar_words, bar_scores = state(word)
+        points, labels, ranked_words, ranked_scores = state(word)
         (lines, ends), beside, sides = placed(points, labels)
         buttons.append(dict(
             method="update",
             label=f"{word} ({group_of[word]})",
             args=[
-                {"x": [list(lines.x), _rounded(points[:, 0]), list(ends.x), _rounded(bar_scores)],
-                 "y": [list(lines.y), _rounded(points[:, 1]), list(ends.y), bar_words],
-                 "text": [None, labels, list(ends.text), [f"{s:.2f}" for s in bar_scores]],
+                {"x": [list(lines.x), _rounded(points[:, 0]), list(ends.x), _rounded(ranked_scores)],
+                 "y": [list(lines.y), _rounded(points[:, 1]), list(ends.y), ranked_words],
+                 "text": [None, labels, list(ends.text), [f"{s:.2f}" for s in ranked_scores]],
                  "texttemplate": [None, beside, None, None],
-                 "textposition": [None, sides, list(ends.textposition), "inside"]},
+                 "textposition": [None, sides, list(ends.textposition), "middle right"]},
                 {"title.text": f"Explorer: {word!r} ({group_of[word]})"},
                 [first, first + 1, first + 2, first + 3],
             ],
