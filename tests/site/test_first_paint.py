@@ -1,6 +1,7 @@
-"""A page's head holds up its first paint as little as it can: one stylesheet, every script
-deferred, the search scripts on the search page only, the icons from a font in the stylesheet
-(``_ext/course_theme/layout.html``, ``_ext/first_paint.py``)."""
+"""A page's head holds up its first paint with no script: one stylesheet, every script deferred,
+the search scripts on the search page only, the icons from a font in the stylesheet; the first
+paint waits only for the article to be read (``_ext/course_theme/layout.html``,
+``_ext/first_paint.py``)."""
 
 from __future__ import annotations
 
