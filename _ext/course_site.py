@@ -233,11 +233,20 @@ def on_build_finished(app, exception) -> None:
     # Last of the build-finished handlers: the theme rewrites pygments.css and MyST-NB copies
     # its stylesheet in their own; the one stylesheet is made from the final files and pages.
     first_paint.on_build_finished(app, exception)
+    # The plotly.js builds that the pages load, and no other (the full build alone is 4.8 MB);
+    # one that an earlier build left and no page loads now goes.
     vendor_out = Path(app.outdir) / "_static" / "vendor"
     vendor_out.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(_plotly_js_path(), vendor_out / FULL_BUNDLE)
-    for target, source in VENDORED.items():
-        shutil.copy2(VENDOR_SOURCE / source, vendor_out / target)
+    doctrees = (app.env.get_doctree(docname) for docname in app.env.found_docs)
+    loaded = {plotly_bundle(page_trace_types(doctree)) for doctree in doctrees
+              if course_outputs.page_figures(doctree)}
+    sources = {FULL_BUNDLE: _plotly_js_path(),
+               **{name: VENDOR_SOURCE / source for name, source in VENDORED.items()}}
+    for name, source in sources.items():
+        if name in loaded:
+            shutil.copy2(source, vendor_out / name)
+        else:
+            (vendor_out / name).unlink(missing_ok=True)
 
 
 def lesson_number(docname: str) -> int | None:

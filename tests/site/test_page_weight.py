@@ -52,3 +52,13 @@ def test_no_page_makes_a_reader_download_the_whole_plotly_js(built_site):
     heavy = {docname: f"{name}: {size / 1024:.0f} KB" for docname, (name, size) in loaded.items()
              if size > PLOTLY_BUDGET}
     assert not heavy, f"pages that load more than {PLOTLY_BUDGET // 1024} KB of plotly.js: {heavy}"
+
+
+def test_the_site_ships_the_plotly_js_builds_its_pages_load_and_no_other(built_site):
+    named = set()
+    for page in built_site.rglob("*.html"):
+        found = re.search(r'data-plotly="vendor/([^"]+)"', page.read_text())
+        if found:
+            named.add(found.group(1))
+    shipped = {path.name for path in (built_site / "_static" / "vendor").glob("plotly*.js")}
+    assert shipped == named, f"shipped {sorted(shipped)}, loaded by the pages {sorted(named)}"
