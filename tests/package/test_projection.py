@@ -192,9 +192,9 @@ def test_training_slider_has_one_step_per_snapshot_and_fixed_axes():
 
 
 def test_explorer_draws_the_cosines_as_dots_on_stems_from_zero():
-    """The neighbours' panel is a scatter trace (Plotly's 3-D build draws it; bars need a larger
-    build), each dot on an error bar that reaches 0, its cosine written beside it; the menu
-    updates the dots and their numbers together."""
+    """The neighbours' panel is a scatter trace (plotly.js's 3-D build draws it, as lesson 6's 3-D
+    view needs; no partial build draws bars and 3-D both), each dot on an error bar that reaches
+    0, its cosine written beside it; the menu updates the dots and their numbers together."""
     coords = np.arange(6, dtype=float).reshape(3, 2)
     neighbours = {"a": [("b", 0.9), ("c", 0.5)], "b": [("a", 0.9), ("c", 0.2)], "c": [("a", 0.5), ("b", 0.2)]}
     positions = {word: np.zeros((3, 2)) for word in "abc"}

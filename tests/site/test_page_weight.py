@@ -41,7 +41,7 @@ PLOTLY_BUDGET = 600 * 1024  # gzip; plotly.js's 3-D build is 0.56 MB, its full b
 def test_no_page_makes_a_reader_download_the_whole_plotly_js(built_site):
     """A page loads the smallest plotly.js build that draws its figures' traces, when its first
     figure comes near. Lesson 6 has a 3-D view: its neighbour explorer draws its cosines as dots
-    on stems, which the 3-D build draws, not as bars, which only the larger builds do."""
+    on stems, which the 3-D build draws, not as bars (no partial build draws both bars and 3-D)."""
     loaded = {}
     for docname in DOCNAMES:
         found = re.search(r'data-plotly="([^"]+)"', (built_site / f"{docname}.html").read_text())

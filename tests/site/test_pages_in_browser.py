@@ -670,8 +670,9 @@ CONTROLS = r"""gd => [
     ...(gd.layout.sliders || []).map((c, i) => [`sliders[${i}]`, c.steps, c.active || 0]),
     ...(gd.layout.updatemenus || []).map((c, i) => [`updatemenus[${i}]`, c.buttons, c.active || 0])]"""
 # Each step (up to `limit`, spread evenly) of each slider and menu that rewrites a trace's text,
-# applied in turn: where fewer words are drawn than the traces write, and which drawn words lie
-# on each other (their boxes sharing more than TOLERANCE px each way)
+# applied in turn: where fewer words are drawn than the traces write, which drawn words lie
+# on each other (their boxes sharing more than TOLERANCE px each way), and which are cut off
+# at the figure's edge
 STEP_WORD_PROBLEMS = r"""async (gd, [limit, tolerance]) => {
     const wordsWrittenAndDrawn = """ + WORDS_WRITTEN_AND_DRAWN + r""";
     const wordBoxes = """ + POINT_LABELS + r""";
@@ -688,6 +689,12 @@ STEP_WORD_PROBLEMS = r"""async (gd, [limit, tolerance]) => {
                 problems.push(`${name} step ${number}: ${drawn} of ${written} words drawn`);
             }
             const boxes = wordBoxes(gd);
+            const edge = gd.querySelector('.main-svg').getBoundingClientRect();
+            for (const box of boxes) {
+                if (box.left < edge.left - tolerance || box.right > edge.right + tolerance) {
+                    problems.push(`${name} step ${number}: ${box.text} cut off at the figure's edge`);
+                }
+            }
             for (const [i, first] of boxes.entries()) {
                 for (const second of boxes.slice(i + 1)) {
                     const width = Math.min(first.right, second.right) - Math.max(first.left, second.left);

@@ -184,7 +184,8 @@ def test_figure_labels_do_not_overlap_on_a_phone(phone_visit):
 
 def test_every_step_of_a_control_draws_its_words_apart_on_a_phone(phone_visit):
     """Lesson 6's neighbour explorer puts a word's eight neighbours on a map 266 px wide: at each
-    step checked, every word drawn and none on another."""
+    step checked, every word drawn, none on another and none cut off at the figure's edge (its
+    nearest neighbours' cosines, written beside their dots, once were for close pairs)."""
     docname, result = phone_visit
     problems = step_word_problems(result.page)
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems[:10])

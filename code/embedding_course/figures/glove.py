@@ -295,8 +295,9 @@ def neighbour_explorer_figure(
         hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)
     figure.add_trace(ends, row=1, col=1)
     # The neighbours' cosines as a dot plot, each dot on a stem from 0 (an error bar of 100 % below
-    # it), with the cosine beside it. A bar chart would say the same, but Plotly draws bars only
-    # in its larger builds, and this page's 3-D view already needs the 3-D one.
+    # it; nearest neighbours' cosines are positive), with the cosine beside it. A bar chart would
+    # say the same, but no partial plotly.js build draws both bars and 3-D traces, and this
+    # page's 3-D view needs the 3-D build.
     figure.add_trace(go.Scatter(
         x=ranked_scores, y=ranked_words, mode="markers+text", showlegend=False,
         marker=dict(size=10, color=plotting.PALETTE[0]),
@@ -336,7 +337,8 @@ def neighbour_explorer_figure(
                         title_text=pca.axis_title(0) if pca is not None else "PC1")
     figure.update_yaxes(range=ranges[1], zeroline=False, row=1, col=1,
                         title_text=pca.axis_title(1) if pca is not None else "PC2")
-    figure.update_xaxes(range=[0, 1], row=1, col=2,
+    # Room past 1 for the number beside a dot: close pairs (monday, tuesday) reach 0.998.
+    figure.update_xaxes(range=[0, 1.1], tickvals=[0, 0.5, 1], row=1, col=2,
                         title_text=f"cosine in all {dim} dimensions" if dim else "cosine similarity")
     record_plot_areas(figure, EXPLORER_PLOT_AREAS)
     return figure
