@@ -1,6 +1,6 @@
 """A page's head holds up its first paint with no script: one stylesheet, every script deferred,
-the search scripts on the search page only, the icons from a font in the stylesheet; the first
-paint waits only for the article to be read (``_ext/course_theme/layout.html``,
+the search scripts on the search page only, the icons from a font in the stylesheet; and a
+lesson's first paint waits for its article to be read (``_ext/course_theme/layout.html``,
 ``_ext/first_paint.py``)."""
 
 from __future__ import annotations
@@ -87,6 +87,20 @@ def test_a_lesson_is_first_drawn_once_its_whole_article_is_read(browser, gzip_si
                                       page.evaluate("document.getElementsByTagName('*').length"))
     finally:
         context.close()
+
+
+def test_a_page_waits_only_for_an_element_it_has(built_site):
+    """A render-blocking link to an element that a page lacks holds its first paint until the
+    whole page is read, and Chromium warns: the link goes only where the theme writes its
+    right-hand sidebar (every lesson has one; the search page and the index do not)."""
+    waiting = {}
+    for path in built_site.rglob("*.html"):
+        html = path.read_text()
+        for element in re.findall(r'<link rel="expect" href="#([^"]+)"', html):
+            waiting[path.relative_to(built_site).as_posix()] = element
+            assert f'id="{element}"' in html, f"{path} waits for #{element}, which it does not have"
+    lessons = {name for name in waiting if "/lessons/" in name}
+    assert len(lessons) == 9 and "search.html" not in waiting, sorted(waiting)
 
 
 def _bootstrap_requests(page) -> list[str]:
