@@ -511,10 +511,10 @@ def figure_label_problems(page) -> list[str]:
             if (!bar || {TOOLBAR_HIDDEN}) return null;
             const b = bar.getBoundingClientRect();
             return {{left: b.left, right: b.right, top: b.top, bottom: b.bottom, text: 'toolbar'}}; }}""")
-        for label in labels:
+        for label in labels + words:
             if label["left"] < frame[0] - TOLERANCE or label["right"] > frame[1] + TOLERANCE:
                 problems.append(f"figure {index}: label {label['text']!r} is cut off at the side")
-            if label["title"] and toolbar and overlapping([label, toolbar]):
+            if label.get("title") and toolbar and overlapping([label, toolbar]):
                 problems.append(f"figure {index}: the title {label['text']!r} is under the toolbar")
     return problems
 

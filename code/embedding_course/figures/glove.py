@@ -338,7 +338,7 @@ def neighbour_explorer_figure(
     figure.update_yaxes(range=ranges[1], zeroline=False, row=1, col=1,
                         title_text=pca.axis_title(1) if pca is not None else "PC2")
     # Room past 1 for the number beside a dot: close pairs (monday, tuesday) reach 0.998.
-    figure.update_xaxes(range=[0, 1.1], tickvals=[0, 0.5, 1], row=1, col=2,
+    figure.update_xaxes(range=[0, 1.15], tickvals=[0, 0.5, 1], row=1, col=2,
                         title_text=f"cosine in all {dim} dimensions" if dim else "cosine similarity")
     record_plot_areas(figure, EXPLORER_PLOT_AREAS)
     return figure
