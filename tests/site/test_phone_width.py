@@ -216,8 +216,9 @@ def test_a_page_fits_a_320_px_screen_and_its_figures_keep_their_labels_inside(br
     lesson 31-36 px wider. A figure's labels stay inside it and off each other: subplot and axis
     titles and a slider's value reached past its side (at 360 px too, lesson 1); lesson 6's
     neighbour explorer lost its planned height to its legend's ten rows, which pressed the map's
-    axis title onto the neighbours' panel's title, and its word maps' words were placed for 360 px and wider,
-    so that a few touched. Each word map is drawn at the plot area its words were placed for."""
+    axis title onto the neighbours' panel's title, and its word maps' words were placed for
+    360 px and wider, so that a few touched. Each word map is drawn at the plot area its words
+    were placed for."""
     result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=SMALLEST_PHONE)
     page = result.page
     try:
