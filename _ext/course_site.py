@@ -72,6 +72,10 @@ DESCRIPTION_LENGTH = 155
 
 # What the site serves from _static/vendor/, and where it comes from in .vendor/ (make vendor).
 VENDORED = {name: f"{name.removesuffix('.min.js')}/{name}" for name in PLOTLY_BUNDLES}
+# Files that Sphinx copies with the theme's static folder and no page loads: the icon script
+# with its source map and licence, and a template of the theme's (its macros, unrendered).
+UNUSED_THEME_FILES = [*(f"scripts/fontawesome.js{suffix}" for suffix in ("", ".map", ".LICENSE.txt")),
+                      "webpack-macros.html"]
 # The widgets' saved state, which MyST-NB writes into a page whose cells displayed a widget.
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
@@ -247,6 +251,13 @@ def on_build_finished(app, exception) -> None:
             shutil.copy2(source, vendor_out / name)
         else:
             (vendor_out / name).unlink(missing_ok=True)
+    # Sphinx copies the theme's static folder whole, with its icon script and icon fonts (4 MB
+    # with the script's source map). No page loads them: the stylesheet draws the icons with a
+    # subset of the font, made above from the copied one (first_paint.py).
+    static_out = Path(app.outdir) / "_static"
+    for unused in UNUSED_THEME_FILES:
+        (static_out / unused).unlink(missing_ok=True)
+    shutil.rmtree(Path(app.outdir) / first_paint.ICON_FONTS.parent, ignore_errors=True)
 
 
 def lesson_number(docname: str) -> int | None:

@@ -68,3 +68,14 @@ def test_the_site_ships_the_plotly_js_builds_its_pages_load_and_no_other(built_s
     named = {build.name for build in plotly_builds(built_site).values()}
     shipped = {path.name for path in (built_site / "_static" / "vendor").glob("plotly*.js")}
     assert shipped == named, f"shipped {sorted(shipped)}, loaded by the pages {sorted(named)}"
+
+
+def test_the_site_ships_none_of_the_theme_s_icon_script_and_fonts(built_site):
+    """No page loads them (the stylesheet holds the icons it draws), nor the theme's template
+    of macros: the build leaves them out."""
+    static = built_site / "_static"
+    names = ["scripts/fontawesome.js", "scripts/fontawesome.js.map", "vendor/fontawesome", "webpack-macros.html"]
+    shipped = [name for name in names if (static / name).exists()]
+    assert not shipped, f"shipped, yet loaded by no page: {shipped}"
+    pages = "".join(path.read_text() for path in built_site.rglob("*.html"))
+    assert "fontawesome" not in pages
