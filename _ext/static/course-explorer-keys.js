@@ -135,21 +135,24 @@
     function place(style) {
       properties.forEach(function (name) { panel.style[name] = style[name] || ''; });
     }
-    panel.addEventListener('focusin', function () {
+    panel.addEventListener('focusin', function (event) {
       var dropdown = loneDropdown(gd);
       if (dropdown) {
         var holder = panel.parentNode.getBoundingClientRect();
         var box = dropdown.getBoundingClientRect();
         place({position: 'absolute', top: box.top - holder.top + 'px', right: holder.right - box.right + 'px',
                marginTop: '0', marginBottom: '0', minHeight: box.height + 'px'});
-        return;
+      } else {
+        var band = sliderBandTop(gd);
+        place({marginTop: '0px'});
+        var top = panel.getBoundingClientRect().top;  // where the controls would start below the chart
+        if (band !== null && band < top) {
+          place({marginTop: band - top + 'px', marginBottom: '0', minHeight: top - band + 'px'});
+        }
       }
-      var band = sliderBandTop(gd);
-      place({marginTop: '0px'});
-      var top = panel.getBoundingClientRect().top;  // where the controls would start below the chart
-      if (band !== null && band < top) {
-        place({marginTop: band - top + 'px', marginBottom: '0', minHeight: top - band + 'px'});
-      }
+      // The browser scrolled the control into view where it was, below the chart: on a short
+      // screen its new place can be above the top.
+      event.target.scrollIntoView({block: 'nearest'});
     });
     panel.addEventListener('focusout', function (event) {
       if (!panel.contains(event.relatedTarget)) { place({}); }

@@ -184,10 +184,23 @@
     return JSON.stringify(a.slice().sort()) === JSON.stringify(b.slice().sort());
   }
 
+  // Each word as the exercise spells it, when it is one of its words in other capitals ("Paris").
+  function knownSpelling(kind, words) {
+    var known = kind.choices.concat(kind.expected);
+    kind.mistakes.forEach(function (m) { known = known.concat(m.value); });
+    kind.forbidden.forEach(function (f) { known.push(f[0]); });
+    var byFolded = {};
+    known.forEach(function (w) { byFolded[w.toLowerCase()] = w; });
+    return words.map(function (w) {
+      return known.indexOf(w) >= 0 || !byFolded.hasOwnProperty(w.toLowerCase()) ? w : byFolded[w.toLowerCase()];
+    });
+  }
+
   function judgeWords(kind, words) {
     if (words.length !== kind.expected.length) {
       return ["give exactly " + kind.expected.length + " words; you gave " + words.length + "."];
     }
+    words = knownSpelling(kind, words);
     if (kind.choices.length) {
       var unknown = words.filter(function (w) { return kind.choices.indexOf(w) < 0; });
       if (unknown.length) {
@@ -261,7 +274,8 @@
     if (booleans && /^(true|false)$/i.test(t)) { return /^true$/i.test(t) ? 1 : 0; }
     if (/^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) { t = t.replace(/,/g, ""); }
     if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) {
-      throw new Unreadable("'" + text.trim() + "' is not a number; type digits, e.g. 0.25 or 1e-3.");
+      throw new Unreadable("'" + text.trim() + "' is not " + (booleans
+        ? "True or False; type True or False (or 1 or 0)." : "a number; type digits, e.g. 0.25 or 1e-3."));
     }
     return Number(t);
   }

@@ -11,16 +11,25 @@ def assert_legends_read_whole(figure, smallest: float = plotting.NARROW_SMALLEST
     points, all inside the figure, and a panel's legend over none of that panel's lines or points."""
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)  # the constrained layout places the legends
-    legends = [(axes, axes.get_legend()) for axes in figure.axes if axes.get_legend()]
-    legends += [(None, legend) for legend in figure.legends]
+    legends = [axes.get_legend() for axes in figure.axes if axes.get_legend()] + list(figure.legends)
     assert legends, "the figure has no legend"
-    for axes, legend in legends:
+    assert_no_legend_covers_its_data(figure)
+    for legend in legends:
         names = [text.get_text() for text in legend.get_texts()]
         assert min(text.get_fontsize() for text in legend.get_texts()) >= smallest, names
         box, frame = legend.get_window_extent(renderer), figure.bbox
         assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, \
             f"legend {names} runs past the figure"
-        if axes is not None:
+
+
+def assert_no_legend_covers_its_data(figure) -> None:
+    """No panel's legend lies over (or runs up to) one of that panel's lines or points."""
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)  # the constrained layout places the legends
+    for axes in figure.axes:
+        legend = axes.get_legend()
+        if legend is not None:
+            names = [text.get_text() for text in legend.get_texts()]
             assert not plotting._covers_data(axes, legend, renderer), f"legend {names} covers the data"
 
 
@@ -143,6 +152,7 @@ def assert_lesson_figure_reads_whole(figure) -> None:
     narrow = plotting.narrow_figure(figure)
     assert_text_reads_whole(figure)
     assert_text_reads_whole(narrow)
+    assert_no_legend_covers_its_data(figure)
     assert_laid_out_apart(narrow)
     assert_markers_drawn_whole(figure)
     assert_markers_drawn_whole(narrow)

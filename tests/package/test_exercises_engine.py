@@ -29,6 +29,8 @@ from embedding_course.exercises.engine import (
     Number,
     Unreadable,
     Values,
+    Words,
+    judge,
     read_numbers,
 )
 
@@ -158,6 +160,13 @@ def test_reading_is_strict():
         with pytest.raises(Unreadable, match=message):
             read_numbers(bad)
     np.testing.assert_array_equal(read_numbers(torch.tensor([True, False]), booleans=True), [1.0, 0.0])
+
+
+def test_a_word_in_other_capitals_is_the_exercise_s_word():
+    kind = Words(expected=("kept",), choices=("kept", "blended", "divided"), noun="class")
+    assert judge(kind, ["Kept"]) == [] and judge(kind, ["KEPT"]) == []
+    assert judge(kind, ["Blended"]) == judge(kind, ["blended"]) != []
+    assert judge(kind, ["Kep"])[0].startswith("unknown class 'Kep'")
 
 
 def _number(**options) -> Exercise:

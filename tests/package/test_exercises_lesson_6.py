@@ -76,7 +76,11 @@ def test_analogy_explains_mistakes(vectors):
     assert "exactly 3 words" in str(ex.check_analogy(expected[:2]))
     assert "a list of 3 words" in str(ex.check_analogy("paris"))
     assert "(a string in quotes)" in str(ex.check_analogy([1, 2, 3]))
-    assert "first answer should be 'paris'" in str(ex.check_analogy(["london", "rome", "madrid"]))
+    assert "the best is 'paris'" in str(ex.check_analogy(["london", "rome", "madrid"]))
+    # with the best word first and a wrong one after it, the message does not ask for it first
+    wrong_after_best = str(ex.check_analogy([expected[0], expected[1], "lyon"]))
+    assert "not the 3 best words" in wrong_after_best and "should be" not in wrong_after_best
+    assert ex.check_analogy([word.capitalize() for word in expected]).correct
     target = vectors.analogy_vector(*ex.ANALOGY)
     by_dot = ex._ranked_by_dot_product(target, set(ex.ANALOGY))
     assert by_dot != expected

@@ -132,6 +132,8 @@ def test_decay_bound_falls_with_distance():
     assert bound[0] == pytest.approx((np.arange(1, 65)).mean())  # S_j = j at distance 0
     far, near = bound[1000:].mean(), bound[:50].mean()
     assert far < near / 2
+    # lesson 8 quotes the highest point past distance 1,000 at two decimals: it is not below 10.5
+    assert 10.5 < bound[1000:].max() < 10.6 and 1000 + bound[1000:].argmax() == 1740
     # the bound holds: the real score of any h_j is at most max|h_{j+1} - h_j| * sum_j |S_j|
     h = np.cumsum(random(64, seed=9).numpy()) / 8
     for r in (5, 50, 500):

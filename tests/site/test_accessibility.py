@@ -187,7 +187,7 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
 
 
 @pytest.mark.parametrize("docname", ["book/lessons/01_tokens_to_vectors", "book/lessons/05_combined_pipeline",
-                                     "book/lessons/09_questions"])
+                                     "book/lessons/06_seeing_embeddings", "book/lessons/09_questions"])
 def test_on_a_phone_the_keyboard_control_takes_the_place_of_plotly_s_own(browser, site_url, built_site,
                                                                         docname):
     """At 390 px: Tab to each explorer that has one control (a slider, or a dropdown menu); it
@@ -209,6 +209,8 @@ def test_on_a_phone_the_keyboard_control_takes_the_place_of_plotly_s_own(browser
         label = control.evaluate("e => e.labels[0].textContent")
         tabs_left = _tab_to(page, control, tabs_left)
         _one_control_on_screen(docname, label, figure, control)
+        where = control.evaluate("e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }")
+        assert where[0] >= 0 and where[1] <= 844, f"{docname}: '{label}' has the focus off screen: {where}"
         moved = figure.evaluate(CAPTION_OFFSET) - caption
         assert abs(moved) <= 1, f"{docname}: '{label}' took the focus and the caption moved by {moved:.0f} px"
         row = control.evaluate("""e => { const l = e.labels[0].getBoundingClientRect();

@@ -74,7 +74,8 @@ def test_the_site_ships_none_of_the_theme_s_icon_script_and_fonts(built_site):
     """No page loads them (the stylesheet holds the icons it draws), nor the theme's template
     of macros: the build leaves them out."""
     static = built_site / "_static"
-    names = ["scripts/fontawesome.js", "scripts/fontawesome.js.map", "vendor/fontawesome", "webpack-macros.html"]
+    names = ["scripts/fontawesome.js", "scripts/fontawesome.js.map", "vendor/fontawesome",
+             "webpack-macros.html"]
     shipped = [name for name in names if (static / name).exists()]
     assert not shipped, f"shipped, yet loaded by no page: {shipped}"
     pages = "".join(path.read_text() for path in built_site.rglob("*.html"))

@@ -92,7 +92,7 @@ def variants(kind) -> list:
         return [a.tolist() for a in answers]
     if isinstance(kind, Words):
         right = list(kind.expected)
-        return [right, right[::-1], *(list(m.value) for m in kind.mistakes),
+        return [right, right[::-1], [word.upper() for word in right], *(list(m.value) for m in kind.mistakes),
                 [kind.forbidden[0][0], *right[1:]] if kind.forbidden else right, ["nowhere", *right[1:]]]
     if isinstance(kind, Mapping):
         right = dict(kind.expected)

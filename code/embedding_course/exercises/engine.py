@@ -360,6 +360,14 @@ def _judge_values(kind: Values, answer) -> list[str]:
     return problems
 
 
+def _known_spelling(kind: Words, words: list[str]) -> list[str]:
+    """Each word as the exercise spells it, when it is one of its words in other capitals ("Paris")."""
+    known = [*kind.choices, *kind.expected, *(word for m in kind.mistakes for word in m.value),
+             *(word for word, _ in kind.forbidden)]
+    by_folded = {word.lower(): word for word in known}
+    return [word if word in known else by_folded.get(word.lower(), word) for word in words]
+
+
 def _judge_words(kind: Words, answer) -> list[str]:
     if isinstance(answer, str) or not isinstance(answer, (list, tuple)):
         count = len(kind.expected)
@@ -369,6 +377,7 @@ def _judge_words(kind: Words, answer) -> list[str]:
         return ["every entry must be a word (a string in quotes), not a number or a row."]
     if len(words) != len(kind.expected):
         return [f"give exactly {len(kind.expected)} words; you gave {len(words)}."]
+    words = _known_spelling(kind, words)
     if kind.choices:
         unknown = [word for word in words if word not in kind.choices]
         if unknown:

@@ -89,8 +89,9 @@ def analogy_exercise() -> Exercise:
                               "score by the row's length (`vectors.norms`) to get the cosine."),
                       *_raw_vector_mistake(expected)),
             order_hint=f"the right words in the wrong order; sort by cosine, best first: {expected}.",
-            otherwise=f"the first answer should be {expected[0]!r}; check the sign of each term "
-                      f"({base} - {subtract} + {add}) and that you rank by cosine."),
+            otherwise=f"these are not the {ANALOGY_K} best words, best first; the best is {expected[0]!r}. "
+                      f"Check the sign of each term ({base} - {subtract} + {add}) and that you rank "
+                      "every row by cosine."),
         hint=f"scale the vectors of '{base}', '{subtract}' and '{add}' to length 1, then "
              "`target = base - subtract + add`; score every row of `vectors.table` by its cosine "
              "with it (divide the dot products by `vectors.norms` and by the target's length), "

@@ -221,7 +221,8 @@ def extension_figure(results: ExtensionResults) -> Figure:
         axes.grid(alpha=0.3)
     panels[0].set_ylabel("accuracy")
     panels[0].set_ylim(0, 1.05)
-    panels[1].legend(frameon=False, loc="lower left")
+    # Below both panels: inside one, a curve ran through it (the fine-tuned PI curve did)
+    figure.legend(*panels[0].get_legend_handles_labels(), frameon=False, loc="outside lower center", ncols=4)
     return figure
 
 
