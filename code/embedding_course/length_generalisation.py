@@ -75,6 +75,15 @@ def check_task(task) -> None:
     checks.one_of(task, "task", TASKS)
 
 
+def chance_level(task: str) -> float | None:
+    """The accuracy of a guess among the ordinary tokens, for the tasks whose answer is one of them.
+
+    None for ``marked_token``: its answer is a marked token or "none", which the input shows.
+    """
+    check_task(task)
+    return None if task == "marked_token" else 1 / PLAIN_TOKENS
+
+
 VOCAB_SIZE = PLAIN_TOKENS + MARKED_TOKENS
 """Input tokens of every task (the same for all, so that models of every task train side by side)."""
 N_CLASSES = VOCAB_SIZE + 1

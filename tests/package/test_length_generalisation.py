@@ -292,14 +292,32 @@ def test_models_that_learn_give_the_same_results_on_another_cpu_code_path():
 def test_the_figures_legends_name_all_five_schemes_inside_the_figure_wide_and_on_a_phone():
     """And no marker is cut off at the panel's edge (the learning curves' first checks, at step
     0, once sat on the left edge)."""
-    from .figure_checks import assert_legends_read_whole, assert_markers_drawn_whole
+    from .figure_checks import assert_legends_read_whole, assert_markers_drawn_whole, assert_text_reads_whole
 
     every_scheme = dataclasses.replace(TINY, schemes=experiment.SCHEMES, seeds=(0,), tasks=("copy_back",))
     results = experiment.run_experiment(every_scheme)
     for wide in (figures.accuracy_figure(results, "copy_back"),
                  figures.learning_figure(results, "copy_back")):
         assert len(wide.legends[0].get_texts()) == len(experiment.SCHEMES)
+        assert_text_reads_whole(wide)
         assert_legends_read_whole(wide)
         assert_legends_read_whole(narrow_figure(wide))
         assert_markers_drawn_whole(wide)
         assert_markers_drawn_whole(narrow_figure(wide))
+
+
+def test_the_accuracy_figure_marks_chance_where_a_guess_among_the_ordinary_tokens_has_one():
+    """Lesson 7 tells the reader to compare with chance (the dotted line): 1/8 on the two tasks
+    whose answer is an ordinary token; the control's answer is read off the input."""
+    assert experiment.chance_level("copy_back") == experiment.chance_level("first_token") == 1 / 8
+    assert experiment.chance_level("marked_token") is None
+    with pytest.raises(ValueError, match="task"):
+        experiment.chance_level("copy")
+    settings = dataclasses.replace(TINY, seeds=(0,), tasks=("copy_back", "marked_token"))
+    results = experiment.run_experiment(settings)
+
+    def dotted_levels(task):
+        lines = figures.accuracy_figure(results, task).axes[0].lines
+        return [line.get_ydata()[0] for line in lines if line.get_linestyle() == ":"]
+
+    assert dotted_levels("copy_back") == [0.125] and dotted_levels("marked_token") == []

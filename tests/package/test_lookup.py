@@ -162,6 +162,16 @@ def test_embedding_from_table_keeps_the_padding_row_values():
     assert (lookup.table_gradient(embedding, [0, 1])[0] == 0).all()
 
 
+def test_from_pretrained_freezes_the_whole_table_unless_told_and_never_zeroes_the_padding_row():
+    """Lesson 3's pitfall: frozen by default; with freeze=False only row 0's gradient stays zero."""
+    table = torch.ones(3, 2)
+    assert not torch.nn.Embedding.from_pretrained(table, padding_idx=0).weight.requires_grad
+    embedding = torch.nn.Embedding.from_pretrained(table, freeze=False, padding_idx=0)
+    embedding(torch.tensor([0, 1])).sum().backward()
+    assert (embedding.weight[0] == 1).all() and (embedding.weight.grad[0] == 0).all()
+    assert (embedding.weight.grad[1] == 1).all()
+
+
 # ---------------------------------------------------------------- bad inputs
 
 @pytest.mark.parametrize(("ids", "error", "message"), [

@@ -9,7 +9,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from embedding_course import plotting
+from embedding_course import plotting, positional
 
 from .figure_checks import assert_laid_out_apart
 
@@ -263,6 +263,24 @@ def test_narrow_figure_keeps_every_line_of_a_wrapped_title():
     narrow.draw(renderer)
     box = narrow.axes[0].title.get_window_extent(renderer)
     assert box.y1 <= narrow.bbox.y1 and box.y0 > narrow.axes[0].get_window_extent(renderer).y1
+
+
+def test_narrow_figure_keeps_a_wrapped_title_inside_at_twice_the_density():
+    """The phone's 2x drawing breaks the title where the 1x one does, and keeps it whole: drawn
+    at 220 dpi, matplotlib wrapped it again and cut its first line (lesson 4's Fig. 4.2)."""
+    table = positional.sinusoidal_encoding(100, 512)
+    figure = plotting.heatmap(table, title="Sinusoidal encoding (interleaved), 100 x 512",
+                              xlabel="dimension", ylabel="position", diverging=True, limits=(-1, 1),
+                              colorbar_label="value")
+    narrow = plotting.narrow_figure(figure)
+    title = narrow.axes[0].title
+    for dpi in (110, 220):
+        narrow.set_dpi(dpi)
+        renderer = FigureCanvasAgg(narrow).get_renderer()
+        narrow.draw(renderer)
+        box, frame = title.get_window_extent(renderer), narrow.bbox
+        assert title._get_wrapped_text() == title.get_text() and title.get_text().count("\n") == 1
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and box.y1 <= frame.y1, (dpi, box, frame)
 
 
 def test_narrow_figure_gives_a_wide_legend_of_the_figure_fewer_columns():

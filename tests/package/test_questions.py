@@ -348,12 +348,16 @@ def test_figures_draw():
 def test_exercises_accept_the_worked_answers_and_name_the_mistakes(tables):
     tokens, positions = tables
     lengths = np.linalg.norm(tokens, axis=1).mean(), np.linalg.norm(positions, axis=1).mean()
-    right = float(lengths[0] * math.sqrt(384) / lengths[1])
+    right = float(lengths[0] / math.sqrt(384) / lengths[1])
     assert ex.check_scaled_ratio(right)
     assert "without the scale" in str(ex.check_scaled_ratio(pipeline.norm_ratio(tokens, positions)))
-    assert ex.check_slow_pairs(29)
-    assert "base 10,000" in str(ex.check_slow_pairs(14))
-    assert "do complete a turn" in str(ex.check_slow_pairs(35))
+    assert "as the paper does" in str(ex.check_scaled_ratio(right * 384))
+    assert "a position vector's length over" in str(ex.check_scaled_ratio(1 / right))
+    # the answers are not those the page quotes just above the checks (44 times; 29 pairs)
+    assert 0.1 < right < 0.2
+    assert ex.check_slow_pairs(22)
+    assert "base 10,000" in str(ex.check_slow_pairs(4))
+    assert "do complete a turn" in str(ex.check_slow_pairs(42))
     assert ex.check_padded_positions([0, 0, 0, 0, 1, 2, 3])
     assert "arange(T)" in str(ex.check_padded_positions(list(range(7))))
     assert "off by one" in str(ex.check_padded_positions([0, 0, 0, 1, 2, 3, 4]))

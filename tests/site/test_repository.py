@@ -155,7 +155,7 @@ def test_the_instructors_page_times_every_lesson():
 def test_the_lessons_name_a_figure_s_panels_by_order_not_by_side():
     """On a phone a figure's panels stack (left on top, a grid row by row), so the text and the alt
     texts say "first panel", never "(left)", "Left, ..." or "top row"."""
-    side = re.compile(r"\((?:top |bottom )?(?:left|right|middle)(?: and \w+)?\)"  # "(left)", "(top right)"
+    side = re.compile(r"\((?:top |bottom )?(?:left|right|middle)(?: and \w+)?[),]"  # "(left)", "(right, ..."
                       r"|\((?:top|bottom)\)|\b(?:[Tt]op|[Bb]ottom) row\b"  # a grid's rows stack too
                       r"|\b(?:left|right|middle) panel"
                       r"|\bthe (?:top|bottom) (?:left|right)\b(?! corner)"  # "the top right shows"

@@ -14,36 +14,38 @@ from embedding_course.pipeline import norm_ratio
 from embedding_course.positional import pairs_slower_than
 
 SCALE_D_MODEL = 384
-"""Exercise 1: MiniLM's width; how long would its token vectors be, times sqrt(384), against positions?"""
+"""Exercise 1: MiniLM's width; how long would its token vectors be, over sqrt(384), against positions?"""
 
-SLOW_HEAD_DIM, SLOW_BASE, SLOW_CONTEXT = 128, 500_000.0, 8192
-"""Exercise 2: pairs of a 128-wide RoPE head with base 500,000 that turn less than once in 8,192 positions."""
+SLOW_HEAD_DIM, SLOW_BASE, SLOW_CONTEXT = 128, 500_000.0, 32_768
+"""Exercise 2: pairs of a 128-wide RoPE head, base 500,000, that turn less than once in 32,768 positions."""
 
 PADDING_MASK = (0, 0, 0, 1, 1, 1, 1)
 """Exercise 3: a left-padded sequence's mask; give the corrected position ids."""
 
 
 def scaled_ratio_exercise() -> Exercise:
-    """Exercise 1: MiniLM's token-to-position length ratio if its tokens were multiplied by sqrt(384)."""
+    """Exercise 1: MiniLM's token-to-position length ratio if its tokens were divided by sqrt(384)."""
     tokens, positions = pretrained.bert_token_table(), pretrained.bert_position_table()
     unscaled = norm_ratio(tokens, positions)
-    expected = norm_ratio(tokens, positions, math.sqrt(SCALE_D_MODEL))
+    expected = norm_ratio(tokens, positions, 1 / math.sqrt(SCALE_D_MODEL))
     return Exercise(
         name="scaled-ratio",
         answer=Number(expected=expected, tolerance=0.02, relative=True, low=0, mistakes=(
-            Mistake(unscaled, "that is the ratio as MiniLM has it, without the scale; multiply the token "
+            Mistake(unscaled, "that is the ratio as MiniLM has it, without the scale; divide the token "
                               f"lengths by sqrt({SCALE_D_MODEL}).", tolerance=0.02),
-            Mistake(unscaled / math.sqrt(SCALE_D_MODEL), "you divided by the square root; the paper "
-                                                         "multiplies the token vectors by it.",
+            Mistake(unscaled * math.sqrt(SCALE_D_MODEL), "you multiplied by the square root, as the paper "
+                                                         "does; this question divides by it.",
                     tolerance=0.02),
-            Mistake(unscaled * SCALE_D_MODEL, f"you multiplied by {SCALE_D_MODEL}; the factor is its square "
+            Mistake(unscaled / SCALE_D_MODEL, f"you divided by {SCALE_D_MODEL}; the factor is its square "
                                               "root.", tolerance=0.02),
-        ), otherwise="you gave {got}; take the mean row length of each table, multiply the tokens' by "
-                     f"sqrt({SCALE_D_MODEL}) and divide."),
-        hint="mean length of a token row times sqrt(384), over the mean length of a position row "
-             "(pipeline.norm_ratio does it).",
-        success=f"About {fmt(expected)}: scaled like that, the positions would be a whisper next to the "
-                "tokens. BERT does not scale.",
+            Mistake(1 / expected, "that is a position vector's length over a token vector's; divide the "
+                                  "token length by the position length.", tolerance=0.02),
+        ), otherwise="you gave {got}; take the mean row length of each table, divide the tokens' by "
+                     f"sqrt({SCALE_D_MODEL}), then divide by the positions'."),
+        hint="mean length of a token row divided by sqrt(384), over the mean length of a position row "
+             "(pipeline.norm_ratio does it, with a scale of 1 / sqrt(384)).",
+        success=f"About {fmt(expected)}: a position vector would be about {1 / expected:.1f} times as long "
+                "as a token vector and would drown it, as the short answer says.",
         label="The ratio (within 2%)",
     )
 

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from embedding_course import plotting
-from embedding_course.length_generalisation import FIT_ACCURACY, TASK_NAMES, Results
+from embedding_course.length_generalisation import FIT_ACCURACY, TASK_NAMES, Results, chance_level
 from embedding_course.tables import markdown_table
 from embedding_course.tiny_transformer import SCHEME_NAMES, SCHEMES
 
@@ -68,6 +68,10 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes.axvspan(0.5, train_len + 0.5, color="0.92", zorder=0)
     axes.axvline(train_len + 0.5, color="0.35", linestyle="--", linewidth=1)
     axes.text(train_len + 1, 0.03, f"training length {train_len}", color="0.25")
+    chance = chance_level(task)
+    if chance is not None:  # dotted, at the left: the lines that reach it do so past the training length
+        axes.axhline(chance, color="0.35", linestyle=":", linewidth=1)
+        axes.text(1, chance + 0.02, f"chance {chance:.3f}", color="0.25")
     for scheme in results.settings.schemes:
         curves = results.shown_curves(task, scheme)  # (seeds, lengths), NaN past L unless learned
         colour = scheme_colour(scheme)
