@@ -198,8 +198,10 @@
       var spec = loaded[0], Plotly = loaded[1];
       var narrow = gd.clientWidth < NARROW;
       // On a phone the toolbar would cover the title. Elsewhere it shows while the pointer is
-      // over the chart (Plotly's 'hover'), not all the time over the title's end.
-      var config = {responsive: true, displaylogo: false, displayModeBar: narrow ? false : 'hover'};
+      // over the chart (Plotly's 'hover'), not all the time over the title's end, and without
+      // plotly.js 3's "Share chart" button, which uploads the chart to Plotly's cloud.
+      var config = {responsive: true, displaylogo: false, showSendToCloud: false,
+                    displayModeBar: narrow ? false : 'hover'};
       var fitted = fit.fitToWidth(spec, gd.clientWidth);
       // Where the reader points with a finger, a finger drawn across a chart scrolls the page.
       // Plotly's drag zooms into a box instead, so a reader who scrolled with a finger on a

@@ -363,6 +363,10 @@ def test_every_plotly_figure_has_data(page_visit):
     assert all(count > 0 for count in counts), f"{docname}: a Plotly figure has no data: {counts}"
     drawn = result.page.locator(".course-plot .main-svg").count()
     assert drawn >= len(counts), f"{docname}: {len(counts)} figures but {drawn} drawn"
+    senders = result.page.evaluate("""() => [...document.querySelectorAll('.course-plot .modebar-btn')]
+        .map(button => button.getAttribute('data-title') || '')
+        .filter(title => /share|cloud|studio/i.test(title))""")
+    assert senders == [], f"{docname}: a figure's toolbar offers to send it elsewhere: {senders}"
 
 
 # What a reader sees of a figure: which traces are shown, what is drawn, the title. The
