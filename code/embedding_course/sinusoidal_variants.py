@@ -334,16 +334,14 @@ DESCRIPTIONS = {
     "paper": ("Vaswani et al. 2017, section 3.5", "interleaved: sin, cos, sin, cos",
               "10000^(-2i/d)"),
     "halves": ("this course, `layout=\"halves\"`", "halves: sines, then cosines", "10000^(-2i/d)"),
-    "tensor2tensor": ("tensor2tensor `get_timing_signal_1d`", "halves: sines, then cosines",
-                      "exp(-i ln(10000) / (d/2 - 1))"),
-    "fairseq": ("fairseq `SinusoidalPositionalEmbedding`",
-                "halves: sines, then cosines; first token on row 2",
+    "tensor2tensor": ("tensor2tensor", "halves: sines, then cosines", "exp(-i ln(10000) / (d/2 - 1))"),
+    "fairseq": ("fairseq", "halves: sines, then cosines; first token on row 2",
                 "exp(-i ln(10000) / (d/2 - 1))"),
-    "ddpm": ("DDPM / diffusers `get_timestep_embedding` (defaults)", "halves: sines, then cosines",
-             "exp(-i ln(10000) / (d/2 - 1))"),
-    "stable_diffusion": ("diffusers, Stable Diffusion UNet (`flip_sin_to_cos`, `freq_shift=0`)",
-                         "halves: cosines, then sines", "10000^(-2i/d)"),
+    "ddpm": ("DDPM / diffusers (defaults)", "halves: sines, then cosines", "exp(-i ln(10000) / (d/2 - 1))"),
+    "stable_diffusion": ("Stable Diffusion's UNet (diffusers)", "halves: cosines, then sines", "10000^(-2i/d)"),
 }
+"""Each variant's source, layout and frequency rule, as the comparison table gives them (the
+functions' names are in lesson 4's text, so that the table fits a desktop column)."""
 
 
 def variant_frequencies(name: str, d_model: int) -> torch.Tensor:
