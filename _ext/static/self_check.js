@@ -198,7 +198,9 @@
 
   function judgeWords(kind, words) {
     if (words.length !== kind.expected.length) {
-      return ["give exactly " + kind.expected.length + " words; you gave " + words.length + "."];
+      var spaced = words.filter(function (w) { return w.trim().split(/\s+/).length > 1; });
+      var apart = spaced.length ? " (separate them with commas: '" + spaced[0] + "' is one entry)" : "";
+      return ["give exactly " + kind.expected.length + " words; you gave " + words.length + apart + "."];
     }
     words = knownSpelling(kind, words);
     if (kind.choices.length) {

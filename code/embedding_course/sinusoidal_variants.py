@@ -338,7 +338,8 @@ DESCRIPTIONS = {
     "fairseq": ("fairseq", "halves: sines, then cosines; first token on row 2",
                 "exp(-i ln(10000) / (d/2 - 1))"),
     "ddpm": ("DDPM / diffusers (defaults)", "halves: sines, then cosines", "exp(-i ln(10000) / (d/2 - 1))"),
-    "stable_diffusion": ("Stable Diffusion's UNet (diffusers)", "halves: cosines, then sines", "10000^(-2i/d)"),
+    "stable_diffusion": ("Stable Diffusion's UNet (diffusers)", "halves: cosines, then sines",
+                         "10000^(-2i/d)"),
 }
 """Each variant's source, layout and frequency rule, as the comparison table gives them (the
 functions' names are in lesson 4's text, so that the table fits a desktop column)."""

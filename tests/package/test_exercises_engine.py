@@ -167,6 +167,9 @@ def test_a_word_in_other_capitals_is_the_exercise_s_word():
     assert judge(kind, ["Kept"]) == [] and judge(kind, ["KEPT"]) == []
     assert judge(kind, ["Blended"]) == judge(kind, ["blended"]) != []
     assert judge(kind, ["Kep"])[0].startswith("unknown class 'Kep'")
+    two = Words(expected=("Paris", "Brussels"), ordered=False)
+    assert judge(two, ["Paris Brussels"]) == [
+        "give exactly 2 words; you gave 1 (separate them with commas: 'Paris Brussels' is one entry)."]
 
 
 def _number(**options) -> Exercise:

@@ -76,6 +76,8 @@ def variants(kind) -> list:
         answers = []
         for index, (_, part) in enumerate(kind.parts):
             for variant in variants(part):
+                if kind.flat and isinstance(part, Words) and len(variant) != len(part.expected):
+                    continue  # flattened, the tuple has another length: no part to judge
                 answer = list(right)
                 answer[index] = variant
                 answers.append(answer)
@@ -92,7 +94,8 @@ def variants(kind) -> list:
         return [a.tolist() for a in answers]
     if isinstance(kind, Words):
         right = list(kind.expected)
-        return [right, right[::-1], [word.upper() for word in right], *(list(m.value) for m in kind.mistakes),
+        return [right, right[::-1], [word.upper() for word in right], [" ".join(right)],
+                *(list(m.value) for m in kind.mistakes),
                 [kind.forbidden[0][0], *right[1:]] if kind.forbidden else right, ["nowhere", *right[1:]]]
     if isinstance(kind, Mapping):
         right = dict(kind.expected)

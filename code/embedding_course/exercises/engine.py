@@ -376,7 +376,9 @@ def _judge_words(kind: Words, answer) -> list[str]:
     if not all(isinstance(word, str) for word in words):
         return ["every entry must be a word (a string in quotes), not a number or a row."]
     if len(words) != len(kind.expected):
-        return [f"give exactly {len(kind.expected)} words; you gave {len(words)}."]
+        spaced = [word for word in words if len(word.split()) > 1]
+        apart = f" (separate them with commas: {spaced[0]!r} is one entry)" if spaced else ""
+        return [f"give exactly {len(kind.expected)} words; you gave {len(words)}{apart}."]
     words = _known_spelling(kind, words)
     if kind.choices:
         unknown = [word for word in words if word not in kind.choices]
