@@ -199,7 +199,7 @@
       var narrow = gd.clientWidth < NARROW;
       // On a phone the toolbar would cover the title. Elsewhere it shows while the pointer is
       // over the chart (Plotly's 'hover'), not all the time over the title's end, and without
-      // plotly.js 3's "Share chart" button, which uploads the chart to Plotly's cloud.
+      // plotly.js 4's "Share chart" button, which uploads the chart to Plotly's cloud.
       var config = {responsive: true, displaylogo: false, showSendToCloud: false,
                     displayModeBar: narrow ? false : 'hover'};
       var fitted = fit.fitToWidth(spec, gd.clientWidth);

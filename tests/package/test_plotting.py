@@ -279,8 +279,35 @@ def test_narrow_figure_keeps_a_wrapped_title_inside_at_twice_the_density():
         renderer = FigureCanvasAgg(narrow).get_renderer()
         narrow.draw(renderer)
         box, frame = title.get_window_extent(renderer), narrow.bbox
-        assert title._get_wrapped_text() == title.get_text() and title.get_text().count("\n") == 1
+        lines = [box for box in title._get_layout(renderer)[1]]  # (no public getter) the lines drawn
+        assert len(lines) == 2, (dpi, title.get_text())
         assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and box.y1 <= frame.y1, (dpi, box, frame)
+
+
+def test_a_heatmap_with_more_columns_than_pixels_shows_their_mix_not_bands():
+    """Lesson 4's 512 alternating sine (near 0) and cosine (near 1) columns in a phone's 1x
+    drawing, where each column gets 0.6 pixel: nearest-pixel sampling kept one kind of column
+    in one region and the other in the next (a solid red block, then a white band). Blended,
+    both regions show their mix, between white and the darkest red."""
+    from PIL import Image
+
+    table = positional.sinusoidal_encoding(100, 512)
+    figure = plotting.heatmap(table, title="Sinusoidal encoding (interleaved), 100 x 512", xlabel="dimension",
+                              ylabel="position", diverging=True, limits=(-1, 1), colorbar_label="value")
+    narrow = plotting.narrow_figure(figure)  # as lesson 4 draws it
+    image = np.asarray(Image.open(io.BytesIO(plotting.figure_png(narrow))).convert("RGB")).astype(float)
+    renderer = FigureCanvasAgg(narrow).get_renderer()
+    narrow.draw(renderer)
+    box, height = narrow.axes[0].get_window_extent(renderer), image.shape[0]
+    rows = slice(int(height - box.y1) + 2, int(height - box.y0) - 2)
+
+    def mean_green(first: int, last: int) -> float:  # over the pixels of columns first..last
+        left, right = (box.x0 + (column / 512) * box.width for column in (first, last))
+        return float(image[rows, int(left):int(right), 1].mean())
+
+    white, darkest = 247, 0  # the green of the colour map's 0 and 1 (about)
+    for first, last in ((300, 400), (420, 510)):
+        assert white - 60 > mean_green(first, last) > darkest + 60, (first, last, mean_green(first, last))
 
 
 def test_narrow_figure_gives_a_wide_legend_of_the_figure_fewer_columns():

@@ -358,6 +358,9 @@ def test_exercises_accept_the_worked_answers_and_name_the_mistakes(tables):
     assert ex.check_slow_pairs(22)
     assert "base 10,000" in str(ex.check_slow_pairs(4))
     assert "do complete a turn" in str(ex.check_slow_pairs(42))
+    # the count the page quotes just above (8,192 tokens) is named; the hint gives this context
+    assert "this head runs on 32,768" in str(ex.check_slow_pairs(29))
+    assert "8,192" not in ex.slow_pairs_exercise().hint and "32,768" in ex.slow_pairs_exercise().hint
     assert ex.check_padded_positions([0, 0, 0, 0, 1, 2, 3])
     assert "arange(T)" in str(ex.check_padded_positions(list(range(7))))
     assert "off by one" in str(ex.check_padded_positions([0, 0, 0, 1, 2, 3, 4]))

@@ -377,7 +377,7 @@ def _judge_words(kind: Words, answer) -> list[str]:
         return ["every entry must be a word (a string in quotes), not a number or a row."]
     if len(words) != len(kind.expected):
         spaced = [word for word in words if len(word.split()) > 1]
-        apart = f" (separate them with commas: {spaced[0]!r} is one entry)" if spaced else ""
+        apart = f" (separate them with commas: '{spaced[0]}' is one entry)" if spaced else ""
         return [f"give exactly {len(kind.expected)} words; you gave {len(words)}{apart}."]
     words = _known_spelling(kind, words)
     if kind.choices:

@@ -19,6 +19,9 @@ SCALE_D_MODEL = 384
 SLOW_HEAD_DIM, SLOW_BASE, SLOW_CONTEXT = 128, 500_000.0, 32_768
 """Exercise 2: pairs of a 128-wide RoPE head, base 500,000, that turn less than once in 32,768 positions."""
 
+QUOTED_CONTEXT = 8192
+"""Exercise 2: the context whose count question 5 quotes just above the exercise (LLaMA's)."""
+
 PADDING_MASK = (0, 0, 0, 1, 1, 1, 1)
 """Exercise 3: a left-padded sequence's mask; give the corrected position ids."""
 
@@ -51,9 +54,10 @@ def scaled_ratio_exercise() -> Exercise:
 
 
 def slow_pairs_exercise() -> Exercise:
-    """Exercise 2: how many pairs of a (128, base 500,000) head turn less than once within 8,192 positions."""
+    """Exercise 2: how many pairs of a (128, base 500,000) head turn less than once in SLOW_CONTEXT tokens."""
     expected = pairs_slower_than(SLOW_CONTEXT, SLOW_HEAD_DIM, SLOW_BASE)
     with_ten_thousand = pairs_slower_than(SLOW_CONTEXT, SLOW_HEAD_DIM, 10_000.0)
+    quoted = pairs_slower_than(QUOTED_CONTEXT, SLOW_HEAD_DIM, SLOW_BASE)  # the page's answer just above
     pairs = SLOW_HEAD_DIM // 2
     return Exercise(
         name="slow-pairs",
@@ -61,10 +65,12 @@ def slow_pairs_exercise() -> Exercise:
             Mistake(pairs - expected, "that counts the pairs that do complete a turn; count those whose "
                                       "wavelength is longer than the context."),
             Mistake(with_ten_thousand, "that is the count with base 10,000; this head uses 500,000."),
+            Mistake(quoted, f"that is the count for {QUOTED_CONTEXT:,} tokens, the context of question 5's "
+                            f"answer; this head runs on {SLOW_CONTEXT:,}."),
         ), range_hint=f"a head of width {SLOW_HEAD_DIM} has {pairs} pairs.",
-            otherwise="you gave {got}; count the pairs i with 2*pi*500000**(2i/128) > 8192."),
-        hint="a pair's wavelength is 2*pi*base**(2i/d); count the i (0..63) where it exceeds 8,192 "
-             "(positional.wavelengths helps).",
+            otherwise=f"you gave {{got}}; count the pairs i with 2*pi*500000**(2i/128) > {SLOW_CONTEXT}."),
+        hint=f"a pair's wavelength is 2*pi*base**(2i/d); count the i (0..63) where it exceeds "
+             f"{SLOW_CONTEXT:,} (positional.wavelengths helps).",
         success=f"{expected} of {pairs}: with base 10,000 only {with_ten_thousand} would be that slow.",
         label="The number of pairs",
     )
