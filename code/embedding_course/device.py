@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -50,6 +51,21 @@ def pick_device(preferred: str | None = None) -> torch.device:
     return torch.device("cpu")
 
 
+def cpu_name(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The processor's model name where Linux gives it ("AMD EPYC"), else what Python knows.
+
+    ``platform.processor()`` is empty or the architecture ("x86_64") on Linux.
+    """
+    try:
+        for line in cpuinfo.read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and value.strip():
+                return value.strip()
+    except OSError:  # no such file: not Linux
+        pass
+    return platform.processor() or platform.machine() or "CPU"
+
+
 def build_info() -> dict[str, str]:
     """Describe the machine that ran the code: device, its name, torch and Python versions."""
     device = pick_device()
@@ -58,7 +74,7 @@ def build_info() -> dict[str, str]:
     elif device.type == "mps":
         device_name = "Apple GPU (Metal)"
     else:
-        device_name = platform.processor() or platform.machine() or "CPU"
+        device_name = cpu_name()
     return {
         "device": device.type,
         "device_name": device_name,

@@ -64,6 +64,21 @@ def test_build_info_names_device_and_versions(monkeypatch, no_env):
     assert set(info) == {"device", "device_name", "torch", "python"}
 
 
+def test_build_info_names_the_processor_not_its_architecture(monkeypatch, no_env, tmp_path):
+    fake(monkeypatch, cuda=False, mps=False)
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9R14\n")
+    assert device.cpu_name(cpuinfo) == "AMD EPYC 9R14"
+    # without the file (not Linux), or without a model name (some arm64 systems): what Python knows
+    monkeypatch.setattr(device.platform, "processor", lambda: "")
+    monkeypatch.setattr(device.platform, "machine", lambda: "aarch64")
+    no_model = tmp_path / "arm"
+    no_model.write_text("processor\t: 0\nBogoMIPS\t: 50.00\n")
+    assert device.cpu_name(no_model) == device.cpu_name(tmp_path / "missing") == "aarch64"
+    monkeypatch.setattr(device, "cpu_name", lambda: "AMD EPYC 9R14")
+    assert device.build_info()["device_name"] == "AMD EPYC 9R14"
+
+
 def test_build_info_names_the_gpu(monkeypatch, no_env):
     fake(monkeypatch, cuda=True, mps=False)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda _device: "Fake GPU 9000")
