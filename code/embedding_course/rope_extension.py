@@ -86,6 +86,23 @@ def with_scaling(model, method: str, factor: float, original_len: int):
     return scaled
 
 
+def trained_lookalike(angle: float, train_len: int) -> tuple[int, float]:
+    """The offset seen in training whose angle on pair 0 is nearest ``angle``.
+
+    Pair 0 turns one radian a position, so offset ``k`` (0 .. train_len - 1) gives the angle
+    ``k mod 2 pi``; angles are compared around the circle.
+
+    Returns:
+        ``(offset, its angle in [0, 2 pi))``.
+    """
+    angle = checks.number(angle, "angle")
+    train_len = checks.whole(train_len, "train_len")
+    turned = np.mod(np.arange(train_len, dtype=np.float64), 2 * np.pi)  # (train_len,)
+    apart = np.abs(np.angle(np.exp(1j * (turned - angle))))  # around the circle, in [0, pi]
+    offset = int(np.argmin(apart))
+    return offset, float(turned[offset])
+
+
 def fine_tune(model, task: str, seq_len: int, steps: int, batch_size: int, rate: float, seed: int):
     """Train ``model`` in place for ``steps`` steps on ``seq_len``-token sequences; return it in eval mode."""
     generator = torch.Generator().manual_seed(20_000 + seed)  # data neither the training nor the test saw

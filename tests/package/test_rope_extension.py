@@ -96,3 +96,19 @@ def test_extension_figure_reads_whole_on_a_desktop_and_on_a_phone(results):
     from .figure_checks import assert_lesson_figure_reads_whole
 
     assert_lesson_figure_reads_whole(rotary_figures.extension_figure(results))
+
+
+def test_pi_turns_3_places_back_into_an_angle_close_to_7_back():
+    """Lesson 8: PI's 3 places back on pair 0 (0.75 rad) looks like 7 back in training."""
+    from embedding_course.length_generalisation import COPY_OFFSET, PAGE_SETTINGS
+
+    angle = COPY_OFFSET / PAGE_SETTINGS.test_factor
+    offset, turned = rope_extension.trained_lookalike(angle, PAGE_SETTINGS.train_len)
+    assert offset != COPY_OFFSET and offset < PAGE_SETTINGS.train_len
+    assert abs(turned - angle) < 0.05 < abs(COPY_OFFSET - angle)
+    assert turned == pytest.approx(offset - 2 * np.pi)
+    assert rope_extension.trained_lookalike(2 * np.pi, 8) == (0, 0.0)  # around the circle
+    with pytest.raises(ValueError, match="angle"):
+        rope_extension.trained_lookalike(float("nan"), 8)
+    with pytest.raises(ValueError, match="train_len"):
+        rope_extension.trained_lookalike(0.5, 0)

@@ -167,3 +167,34 @@ def test_max_abs_differences_are_small():
             gaps[method] = max(gaps.get(method, 0.0), float((ours - theirs).abs().max()))
     assert all(gap < 1e-6 for gap in gaps.values()), gaps
     assert np.isfinite(list(gaps.values())).all()
+
+
+def test_yarn_keeps_pair_0_of_lesson_8s_head_because_its_ramp_starts_no_earlier():
+    """Lesson 8: no pair turns 32 times in training, the ramp's start is clamped to pair 0."""
+    from embedding_course.length_generalisation import PAGE_SETTINGS
+    from embedding_course.rope_extension import BASE
+
+    dim, length = PAGE_SETTINGS.d_model // PAGE_SETTINGS.n_heads, PAGE_SETTINGS.train_len
+    turns = length / (2 * math.pi / inverse_frequencies(dim, BASE))  # (dim/2,)
+    assert turns.max() < 32  # no pair turns 32 times: the ramp would start before pair 0
+    for truncate in (True, False):
+        assert rope_scaling.yarn_correction_range(dim, BASE, length, truncate=truncate)[0] == 0
+        assert rope_scaling.yarn_ramp(dim, BASE, length, truncate=truncate)[0] == 0  # pair 0 kept
+    # The paper's ramp, linear in the number of turns, divides pair 0 almost as PI does.
+    s = PAGE_SETTINGS.test_factor
+    gamma = min(max((float(turns[0]) - 1) / (32 - 1), 0.0), 1.0)  # 1 keeps the pair
+    paper = (1 - gamma) / s + gamma  # pair 0's frequency over its own
+    assert 1 / s < paper < 1.05 / s
+
+
+def test_llama31_blend_is_yarns_paper_ramp_with_alpha_1_and_beta_4():
+    dim, base = 128, 500000.0
+    settings = rope_scaling.LLAMA31
+    factor, length = settings["factor"], settings["original_len"]
+    original = inverse_frequencies(dim, base)
+    turns = length / (2 * math.pi / original)  # r = L / wavelength
+    gamma = ((turns - 1) / (4 - 1)).clamp(0, 1)
+    paper = original / factor * (1 - gamma) + original * gamma
+    scaled = rope_scaling.llama3_frequencies(dim, base, factor, original_len=length)
+    assert torch.allclose(scaled, paper, rtol=1e-12, atol=0)
+    assert bool(((gamma > 0) & (gamma < 1)).any())  # some pairs are blended
