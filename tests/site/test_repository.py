@@ -45,6 +45,28 @@ def test_binder_pins_match_the_site_build():
     assert mismatched == {}
 
 
+def test_binder_runs_the_oldest_python_the_package_declares_and_every_pin_supports():
+    """Binder builds on repo2docker's default Python (3.10) unless binder/runtime.txt names one."""
+    from importlib import metadata
+
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    runtime = (REPO_ROOT / "binder" / "runtime.txt").read_text().strip()
+    assert re.fullmatch(r"python-3\.\d+", runtime), runtime
+    python = Version(runtime.removeprefix("python-"))
+    declared = re.search(r'^requires-python = ">=([\d.]+)"$',
+                         (REPO_ROOT / "code" / "pyproject.toml").read_text(), re.MULTILINE)
+    assert declared and Version(declared.group(1)) == python
+    unsupported = {name: needs for name in _pins(REPO_ROOT / "binder" / "requirements.txt")
+                   if (needs := metadata.metadata(name).get("Requires-Python"))
+                   and python not in SpecifierSet(needs)}
+    assert unsupported == {}
+    local = [line for line in (REPO_ROOT / "binder" / "requirements.txt").read_text().splitlines()
+             if "code" in line and not line.startswith("#")]
+    assert local == ["./code"]  # a regular install, as Colab's
+
+
 def test_every_notebook_page_has_its_ipynb_twin():
     pages = [p for p in (REPO_ROOT / "book").rglob("*.md") if "kernelspec:" in p.read_text()[:600]]
     assert pages
