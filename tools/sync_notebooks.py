@@ -266,7 +266,7 @@ def notebook_cells(markdown: str, page: Path, lookup, pages: list[Path]) -> list
             headings = EXERCISES_HEADING.findall(cell.source)
             if headings:
                 in_exercises = headings[-1] == "Exercises"
-            cell.source = to_jupyter(cell.source, page, lookup, references)
+            cell.source = twin_cells.plain_headings(to_jupyter(cell.source, page, lookup, references))
         elif tags & {"hide-input", "hide-cell"} and in_exercises:
             cell = solution_cell(cell)
         else:

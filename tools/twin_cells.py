@@ -190,9 +190,42 @@ def figure_labels(pages: list[Path]) -> dict[str, Target]:
     return labels
 
 
+HEADING_MATH = {
+    # TeX in a page's heading -> the plain text its twin's heading shows
+    r"2\pi": "2pi",
+    r"2\pi \cdot 10000": "2pi x 10000",
+    r"\sqrt{d_\text{model}}": "square root of d_model",  # no brackets: one would end a link
+    "2i": "2i",
+}
+
+
+def plain_heading(title: str) -> str:
+    """A heading as its twin writes it: each ``$...$`` as plain text (:data:`HEADING_MATH`).
+
+    Jupyter makes a heading's anchor from its rendered text, and rendered math is the
+    renderer's: JupyterLab's MathJax gives "dmodel" for ``$\\sqrt{d_\\text{model}}$``, and
+    another renderer may give something else. A link to such a heading would lead nowhere.
+    """
+    def plain(match: re.Match) -> str:
+        if match[1] not in HEADING_MATH:
+            raise ValueError(f"the heading {title!r} has ${match[1]}$, which has no plain form: "
+                             "add one to twin_cells.HEADING_MATH")
+        return HEADING_MATH[match[1]]
+
+    return re.sub(r"\$([^$]+)\$", plain, title)
+
+
+def plain_headings(markdown: str) -> str:
+    """Every heading line of a Markdown cell written by :func:`plain_heading`."""
+    return re.sub(r"^#{1,6} .*$", lambda line: plain_heading(line[0]), markdown, flags=re.MULTILINE)
+
+
 def heading_anchor(title: str) -> str:
-    """The anchor Jupyter gives a heading: its text with each space as '-'."""
-    return title.replace(" ", "-")
+    """The anchor Jupyter gives a heading: its rendered text with each space as '-'.
+
+    Its math is written as :func:`plain_heading` writes it, and code loses its backticks.
+    """
+    return plain_heading(title).replace("`", "").replace(" ", "-")
 
 
 def section_labels(pages: list[Path]) -> dict[str, Target]:

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -223,4 +224,40 @@ def run_lesson_as_a_learner(browser, command: list[str], tmp_path: Path, name: s
         assert offset and int(offset[1]) > 8, after_mouse
         rope.screenshot(path=str(SCREENSHOTS / f"{name}-rope-explorer.png"))
         assert not errors, errors
+        page.close()
+
+
+def test_jupyterlab_gives_each_heading_the_anchor_the_twins_link_to(tmp_path, browser):
+    """Headings with math or code in them (lessons 4, 5 and 9): JupyterLab's anchor is the one
+    ``twin_cells.heading_anchor`` computes, and every link within lesson 9 finds its heading."""
+    from .test_twin_contents import heading_anchors
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir(parents=True)
+    names = ["04_sinusoidal_positions.ipynb", "05_combined_pipeline.ipynb", "09_questions.ipynb"]
+    for name in names:
+        shutil.copy(REPO_ROOT / "book" / "lessons" / name, lessons / name)
+    token = secrets.token_hex(16)
+    with jupyterlab([str(Path(sys.executable).parent / "jupyter"), "lab"], lessons, tmp_path / "home",
+                    token) as base:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        for name in names:
+            page.goto(f"{base}/lab/tree/{name}?token={token}")
+            shown_panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")  # the tab in front
+            shown_panel.locator(".jp-RenderedMarkdown h2").first.wait_for(timeout=90_000)
+            expected = heading_anchors(lessons / name)
+            deadline = time.monotonic() + 30  # the tab's cells render one after another
+            while True:
+                shown = set(shown_panel.locator(".jp-RenderedMarkdown :is(h1, h2, h3, h4)").evaluate_all(
+                    "hs => hs.map(h => h.getAttribute('data-jupyter-id') || h.id)"))
+                if expected <= shown or time.monotonic() > deadline:
+                    break
+                time.sleep(0.5)
+            assert expected <= shown, f"{name}: JupyterLab has no heading {sorted(expected - shown)}"
+            if name.startswith("09"):
+                links = shown_panel.locator(".jp-RenderedMarkdown a[href^='#']:not(.jp-InternalAnchorLink)")
+                fragments = {urllib.parse.unquote(href[1:]) for href in links.evaluate_all(
+                    "links => links.map(a => a.getAttribute('href'))")}
+                assert len(fragments) >= 11  # the list of questions
+                assert fragments <= shown, f"links to no heading: {sorted(fragments - shown)}"
         page.close()
