@@ -1,5 +1,6 @@
 """Tests of rotary.py and the RoPE layouts: every claim lesson 8 makes about the rotation."""
 
+import itertools
 import math
 
 import numpy as np
@@ -134,6 +135,12 @@ def test_decay_bound_falls_with_distance():
     assert far < near / 2
     # lesson 8 quotes the highest point past distance 1,000 at two decimals: it is not below 10.5
     assert 10.5 < bound[1000:].max() < 10.6 and 1000 + bound[1000:].argmax() == 1740
+    # the figure's alt text: past the first hundred positions the curve oscillates, its average
+    # falling slowly and its peaks near 10
+    windows = [bound[start:start + 500] for start in (100, 500, 1000, 1500)]
+    means = [window.mean() for window in windows]
+    assert all(later < earlier for earlier, later in itertools.pairwise(means))
+    assert all(9.5 < window.max() < 11 for window in windows[1:])
     # the bound holds: the real score of any h_j is at most max|h_{j+1} - h_j| * sum_j |S_j|
     h = np.cumsum(random(64, seed=9).numpy()) / 8
     for r in (5, 50, 500):
