@@ -374,3 +374,14 @@ def test_rotation_figure_legend_reads_whole_wide_and_on_a_phone():
     wide = figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 7, 20))
     assert_legends_read_whole(wide)
     assert_legends_read_whole(narrow_figure(wide))
+
+
+def test_position_ids_from_the_mask_are_those_hugging_faces_generate_makes():
+    """Lesson 9: cumsum(mask) - 1 with the padded slots set to 0, as generate does."""
+    from transformers.generation.utils import GenerationMixin
+
+    mask = torch.tensor([[0, 0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1]])  # left padding, none
+    ids = torch.ones_like(mask)
+    theirs = GenerationMixin._prepare_position_ids_for_generation(None, ids, {"attention_mask": mask})
+    assert torch.equal(batching.position_ids_from_mask(mask), theirs)
+    assert theirs[0, :3].tolist() == [0, 0, 0] and theirs[0, 3:].tolist() == [0, 1, 2, 3]
