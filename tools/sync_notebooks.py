@@ -52,7 +52,7 @@ SITE_TAGS = {"remove-cell", "remove-input", "remove-output", "hide-input", "hide
              "notebook-only", "site-only", "skip-execution"}
 EXERCISES_HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*$", re.MULTILINE)
 SOLUTION_TEMPLATE = """<details>
-<summary><b>Solution</b> (open it after trying the exercise)</summary>
+<summary><b>Solution</b> (open it after trying the exercise; to run it, copy it into a code cell)</summary>
 
 ```python
 {source}

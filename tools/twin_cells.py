@@ -190,34 +190,60 @@ def figure_labels(pages: list[Path]) -> dict[str, Target]:
     return labels
 
 
-HEADING_MATH = {
-    # TeX in a page's heading -> the plain text its twin's heading shows
-    r"2\pi": "2pi",
-    r"2\pi \cdot 10000": "2pi x 10000",
-    r"\sqrt{d_\text{model}}": "square root of d_model",  # no brackets: one would end a link
-    "2i": "2i",
+TWIN_HEADINGS = {
+    # a page's heading with math -> the plain heading its twin shows
+    r"1. Why scale by $\sqrt{d_\text{model}}$, and why multiply?":
+        "1. Why scale by the square root of d_model, and why multiply?",
+    r"2. Why both sin and cos? Is $2i$ the position or the dimension?":
+        "2. Why both sin and cos? Is 2i the position or the dimension?",
+    r"The $\sqrt{d_\text{model}}$ scale, told truthfully":
+        "The scale by the square root of d_model, told truthfully",
+    r"Wavelengths: from $2\pi$ to almost $2\pi \cdot 10000$":
+        "Wavelengths: from 2 pi to almost 2 pi times 10,000",
 }
 
 
 def plain_heading(title: str) -> str:
-    """A heading as its twin writes it: each ``$...$`` as plain text (:data:`HEADING_MATH`).
+    """A heading's title as its twin writes it: without math (:data:`TWIN_HEADINGS`).
 
     Jupyter makes a heading's anchor from its rendered text, and rendered math is the
-    renderer's: JupyterLab's MathJax gives "dmodel" for ``$\\sqrt{d_\\text{model}}$``, and
-    another renderer may give something else. A link to such a heading would lead nowhere.
+    renderer's (JupyterLab's MathJax gives "dmodel" for ``$\\sqrt{d_\\text{model}}$``), so a
+    link to a heading with math in it leads nowhere. JupyterLab matches a link's anchor to a
+    heading's as written, not decoded, so a twin's heading is plain ASCII ("2 pi", not "2π");
+    and one without brackets, which end a link in some renderers.
     """
-    def plain(match: re.Match) -> str:
-        if match[1] not in HEADING_MATH:
-            raise ValueError(f"the heading {title!r} has ${match[1]}$, which has no plain form: "
-                             "add one to twin_cells.HEADING_MATH")
-        return HEADING_MATH[match[1]]
+    if "$" not in title:
+        return title
+    if title not in TWIN_HEADINGS:
+        raise ValueError(f"the heading {title!r} has math, which a notebook's anchor cannot hold: "
+                         "add its plain form to twin_cells.TWIN_HEADINGS")
+    return TWIN_HEADINGS[title]
 
-    return re.sub(r"\$([^$]+)\$", plain, title)
+
+def _heading_lines(markdown: str):
+    """(line index, "## ", title) of each heading of a Markdown cell, outside fenced code."""
+    fence = None
+    for index, line in enumerate(markdown.split("\n")):
+        marker = re.match(r"\s{0,3}(`{3,}|~{3,})", line)
+        if marker and fence is None:
+            fence = marker[1][0]
+        elif marker and marker[1][0] == fence:
+            fence = None
+        elif fence is None and (heading := re.match(r"(#{1,6}\s+)(.*?)\s*$", line)):
+            yield index, heading[1], heading[2]
+
+
+def headings(markdown: str) -> list[str]:
+    """The titles of a Markdown cell's headings (not the comments of its code blocks)."""
+    return [title for _, _, title in _heading_lines(markdown)]
 
 
 def plain_headings(markdown: str) -> str:
-    """Every heading line of a Markdown cell written by :func:`plain_heading`."""
-    return re.sub(r"^#{1,6} .*$", lambda line: plain_heading(line[0]), markdown, flags=re.MULTILINE)
+    """The Markdown of a cell with each heading written by :func:`plain_heading`."""
+    lines = markdown.split("\n")
+    for index, prefix, title in _heading_lines(markdown):
+        lines[index] = prefix + plain_heading(title)
+    return "\n".join(lines)
 
 
 def heading_anchor(title: str) -> str:

@@ -18,7 +18,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.parse
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -256,7 +255,8 @@ def test_jupyterlab_gives_each_heading_the_anchor_the_twins_link_to(tmp_path, br
             assert expected <= shown, f"{name}: JupyterLab has no heading {sorted(expected - shown)}"
             if name.startswith("09"):
                 links = shown_panel.locator(".jp-RenderedMarkdown a[href^='#']:not(.jp-InternalAnchorLink)")
-                fragments = {urllib.parse.unquote(href[1:]) for href in links.evaluate_all(
+                # as written, not decoded: JupyterLab follows "#...%CF%80" to no heading "...π"
+                fragments = {href[1:] for href in links.evaluate_all(
                     "links => links.map(a => a.getAttribute('href'))")}
                 assert len(fragments) >= 11  # the list of questions
                 assert fragments <= shown, f"links to no heading: {sorted(fragments - shown)}"

@@ -57,8 +57,8 @@ def test_every_figure_the_text_names_is_in_the_twin(twin):
 
 
 def heading_anchors(twin: Path) -> set[str]:
-    return {twin_cells.heading_anchor(match[1].strip()) for cell in markdown_cells(twin)
-            for match in re.finditer(r"^#+\s+(.+)$", cell, re.MULTILINE)}
+    return {twin_cells.heading_anchor(title) for cell in markdown_cells(twin)
+            for title in twin_cells.headings(cell)}
 
 
 @pytest.mark.parametrize("twin", TWINS, ids=lambda path: path.stem)
@@ -170,3 +170,16 @@ def test_lesson_5_exercises_give_their_numbers_not_only_their_names():
     assert f"at most {pipeline.BATCH_MAX_LEN} tokens per sentence (`BATCH_MAX_LEN`)" in text
     assert (f"= {pipeline.SHAPE_D_MODEL} (`SHAPE_D_MODEL`), truncated to {pipeline.SHAPE_MAX_LEN} tokens "
             "(`SHAPE_MAX_LEN`)") in text
+
+
+def test_a_twin_heading_has_no_math_and_code_comments_are_not_headings():
+    cell = "## Why $2i$?\n\n```python\n# a comment with $x$\n```\n### `code` stays"
+    with pytest.raises(ValueError, match="TWIN_HEADINGS"):
+        twin_cells.plain_headings(cell)
+    assert twin_cells.headings(cell) == ["Why $2i$?", "`code` stays"]
+    page_heading = r"The $\sqrt{d_\text{model}}$ scale, told truthfully"
+    plain = twin_cells.plain_headings(f"## {page_heading}\n\n```\n# $x$\n```")
+    assert plain == "## The scale by the square root of d_model, told truthfully\n\n```\n# $x$\n```"
+    assert twin_cells.heading_anchor("9. `rotate_half` or interleaved?") == "9.-rotate_half-or-interleaved?"
+    for twin_heading in twin_cells.TWIN_HEADINGS.values():  # what JupyterLab and a link both keep
+        assert twin_heading.isascii() and not set("()[]$`") & set(twin_heading)
