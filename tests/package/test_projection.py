@@ -222,3 +222,29 @@ def test_explorer_figure_checks_its_inputs():
     with pytest.raises(ValueError, match="start word 'z'"):
         glove_figures.neighbour_explorer_figure(coords, ["a", "b"], ["g", "g"], neighbours, positions,
                                                 start="z")
+
+
+def test_a_group_keeps_its_colour_across_a_pages_maps():
+    """Lesson 6: the toy's 'colours' group is drawn as GloVe's 'colours' group is."""
+    glove_colours = glove_figures.group_colours(["animals", "colours", "countries"])
+    toy_groups = ["animals", "foods", "colours", "vehicles"]
+    toy_colours = glove_figures.group_colours(toy_groups, keep=glove_colours)
+    assert toy_colours["animals"] == glove_colours["animals"]
+    assert toy_colours["colours"] == glove_colours["colours"]
+    assert len(set(toy_colours.values())) == 4  # the others take colours the toy has not used
+    assert toy_colours["foods"] == glove_colours["countries"]  # the first left: another figure's
+    assert glove_figures.group_colours(toy_groups)["colours"] != glove_colours["colours"]  # by order
+    coords = np.arange(8.0).reshape(4, 2)
+    glove_map = glove_figures.scatter_figure(coords, list("abcd"), ["animals", "colours", "countries",
+                                                                    "animals"], colours=glove_colours)
+    toy = glove_figures.training_slider_figure([np.eye(4)[:, :3]] * 2, [0, 1], list("wxyz"), toy_groups,
+                                               colours=toy_colours)
+
+    def drawn(figure):
+        return {trace.name: trace.marker.color for trace in figure.data
+                if trace.mode and "markers" in trace.mode}
+
+    assert drawn(glove_map)["colours"] == drawn(toy)["colours"] == glove_colours["colours"]
+    with pytest.raises(ValueError, match=r"no colour for the groups \['foods'\]"):
+        glove_figures.scatter_figure(coords, list("abcd"), ["animals", "foods", "animals", "animals"],
+                                     colours={"animals": "#000000"})

@@ -22,8 +22,14 @@ from embedding_course.glove import WordVectors
 from embedding_course.projection import PCA
 
 
-def group_colours(groups: Sequence[str]) -> dict[str, str]:
-    """One colour per distinct group, in order of first appearance."""
+def group_colours(groups: Sequence[str], keep: Mapping[str, str] | None = None) -> dict[str, str]:
+    """One colour per distinct group, in order of first appearance.
+
+    Args:
+        groups: the group of each word.
+        keep: colours that groups of these names have in another figure: they keep them, and
+            the other groups take the first colours left.
+    """
     names = list(dict.fromkeys(groups))
     if not names:
         raise ValueError("groups is empty; give the group of each word")
@@ -33,7 +39,22 @@ def group_colours(groups: Sequence[str]) -> dict[str, str]:
     else:  # saturated colours first (tab10, then Dark2), pale ones (tab20) only beyond that
         palette = (plotting.matplotlib_colors(10, "tab10") + plotting.matplotlib_colors(8, "Dark2")
                    + plotting.matplotlib_colors(20, "tab20"))
-    return {name: palette[i % len(palette)] for i, name in enumerate(names)}
+    kept = {name: keep[name] for name in names if keep and name in keep}
+    free = [colour for colour in palette if colour not in kept.values()] or palette
+    others = [name for name in names if name not in kept]
+    colours = {**kept, **{name: free[i % len(free)] for i, name in enumerate(others)}}
+    return {name: colours[name] for name in names}
+
+
+def _colours_for(groups: Sequence[str], colours: Mapping[str, str] | None) -> dict[str, str]:
+    """The colour of each group: ``colours`` when given (one per group, kept across figures)."""
+    if colours is None:
+        return group_colours(groups)
+    missing = [name for name in dict.fromkeys(groups) if name not in colours]
+    if missing:
+        raise ValueError(f"colours has no colour for the groups {missing}; give one for every group "
+                         "(group_colours of this figure's groups)")
+    return {name: colours[name] for name in dict.fromkeys(groups)}
 
 
 def _check_labels(coords: np.ndarray, words: Sequence[str], groups: Sequence[str]) -> None:
@@ -127,7 +148,8 @@ def _group_traces(coords: np.ndarray, words: Sequence[str], groups: Sequence[str
 
 
 def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: PCA | None = None,
-                   title: str = "", show_text: bool = True, height: int = 520) -> go.Figure:
+                   title: str = "", show_text: bool = True, height: int = 520,
+                   colours: Mapping[str, str] | None = None) -> go.Figure:
     """An interactive 2-D or 3-D scatter of projected words, coloured by group (hover shows the word).
 
     Args:
@@ -135,12 +157,14 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
         words, groups: the word and the group of each point.
         pca: the fitted PCA, to write the explained variance on the axes of a 2-D map.
         show_text: write each word next to its point (hover works either way).
+        colours: group -> colour, to keep a group's colour across a page's figures (see
+            :func:`group_colours`); by default :func:`group_colours` of ``groups``.
     """
     coords = checks.vectors(coords, "coords")
     if coords.shape[1] not in (2, 3):
         raise ValueError(f"coords must have 2 or 3 columns, got {coords.shape[1]}")
     _check_labels(coords, words, groups)
-    colours = group_colours(groups)
+    colours = _colours_for(groups, colours)
     # in 2-D, the axes that place_labels places the words for
     ranges = axis_ranges(coords) if coords.shape[1] == 2 else None
     figure = go.Figure(_group_traces(coords, words, groups, colours=colours, show_text=show_text,
@@ -173,7 +197,7 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
 def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Sequence[str],
                            groups: Sequence[str], *, losses: Sequence[float | None] | None = None,
                            basis: str = "final", title: str = "Toy embeddings during training",
-                           height: int = 560) -> go.Figure:
+                           height: int = 560, colours: Mapping[str, str] | None = None) -> go.Figure:
     """A slider over training steps: the words in one fixed 2-D PCA view, with fixed axes.
 
     All states are computed here, so the slider works on a static page (JavaScript only).
@@ -183,6 +207,7 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
         steps: the training step of each snapshot.
         words, groups: the word and group of each of the N rows.
         losses: optional loss at each snapshot (``None`` where unknown), shown in the title.
+        colours: group -> colour, as for :func:`scatter_figure`.
     """
     if len(steps) != len(snapshots):
         raise ValueError(f"{len(steps)} steps for {len(snapshots)} snapshots; give one step per snapshot")
@@ -190,7 +215,7 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
         raise ValueError(f"{len(losses)} losses for {len(snapshots)} snapshots; give one per snapshot")
     coords, pca = projection.snapshot_coordinates(snapshots, basis)
     _check_labels(coords[0], words, groups)
-    colours = group_colours(groups)
+    colours = _colours_for(groups, colours)
     ranges = axis_ranges(np.concatenate(coords))  # fixed: the same frame for every step
     states = [_group_traces(c, words, groups, colours=colours, show_text=True, ranges=ranges,
                             plot_areas=SLIDER_PLOT_AREAS) for c in coords]
