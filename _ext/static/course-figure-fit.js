@@ -286,6 +286,26 @@
     })) {
       highest = Math.max(highest, 26);  // a subplot title on the plot's top edge
     }
+    // One panel and its colour bar: beside the plot, the bar and its labels take a quarter of
+    // a phone's width from it (lesson 5's pipeline: a plot 80 px wide at 320). The bar goes
+    // above the plot, across its width, its tick labels under it and its title on it.
+    var bars = panels.length > 1 || layout.scene ? [] : data.filter(function (trace) {
+      return /heatmap|contour/.test(trace.type || '') && trace.showscale !== false;
+    });
+    if (bars.length) {
+      var BAR_LABELS = 22, BAR = 10, BAR_TITLE = 18, GAP = 8;  // px: tick labels, bar, title, gap
+      var barBottom = highest + BAR_LABELS;
+      bars.forEach(function (trace) {
+        var bar = trace.colorbar || {};
+        trace.colorbar = Object.assign({}, bar, {
+          orientation: 'h', x: 0.5, xanchor: 'center', len: 1, lenmode: 'fraction', thickness: BAR,
+          y: 1 + barBottom / plotHeight, yanchor: 'bottom', ypad: 0,
+          title: Object.assign({}, bar.title || {}, {side: 'top'})});
+      });
+      highest = barBottom + BAR + GAP + (bars.some(function (trace) {
+        return trace.colorbar.title && trace.colorbar.title.text;
+      }) ? BAR_TITLE : 0);
+    }
     // The title: wrapped to the width, above everything else.
     var titleChars = Math.floor((width - 20) / (13 * CHAR_WIDTH));
     var titleLines = 0;
@@ -337,7 +357,8 @@
     uprightCategories(data, layout, plotWidth, fontSize);
     // A colour bar's title beside the bar, not on top of its highest tick label.
     data.forEach(function (trace) {
-      if (trace.colorbar && trace.colorbar.title && trace.colorbar.title.text) {
+      if (trace.colorbar && trace.colorbar.orientation !== 'h' && trace.colorbar.title &&
+          trace.colorbar.title.text) {
         trace.colorbar = Object.assign({}, trace.colorbar, {
           title: Object.assign({}, trace.colorbar.title, {side: 'right'})});
       }

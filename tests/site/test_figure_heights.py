@@ -192,3 +192,28 @@ def test_a_3d_view_on_a_phone_gets_an_about_square_box_and_a_camera_that_steps_b
         assert fitted["scene"]["xaxis"]["title"] == {"text": "PC1"}
         step = fitted["sliders"][0]["steps"][0]["args"][0]["scene.camera.eye"]
         assert step == pytest.approx({axis: value * back for axis, value in turned.items()})
+
+
+def test_one_heatmap_s_colour_bar_goes_above_the_plot_on_a_phone():
+    """Beside one panel the bar and its labels took a quarter of a phone's width from the plot
+    (lesson 5's pipeline: a plot 80 px wide at 320 px): on a phone the bar lies across the top."""
+    figure = {"data": [{"type": "heatmap", "z": [[1, 2], [3, 4]],
+                        "colorbar": {"title": {"text": "value", "side": "right"}}},
+                       {"type": "heatmap", "z": [[1, 2], [3, 4]], "visible": False},  # a slider's step
+                       {"type": "heatmap", "z": [[1, 2], [3, 4]], "showscale": False}],
+              "layout": {"height": 400, "title": {"text": "a table"}}}
+    fitted = _fit_in_node(figure, 390)
+    for trace in fitted["data"][:2]:
+        bar = trace["colorbar"]
+        assert bar["orientation"] == "h" and bar["len"] == 1 and bar["lenmode"] == "fraction"
+        assert bar["y"] > 1 and bar["yanchor"] == "bottom"  # above the plot
+    assert fitted["data"][0]["colorbar"]["title"] == {"text": "value", "side": "top"}  # on the bar
+    assert "colorbar" not in fitted["data"][2]  # no bar drawn, none moved
+    margin = fitted["layout"]["margin"]
+    plot_height = fitted["layout"]["height"] - margin["t"] - margin["b"]
+    bar_top = (fitted["data"][0]["colorbar"]["y"] - 1) * plot_height + 10 + 18  # px above the plot
+    assert margin["t"] > bar_top  # the title sits above the bar's title
+    wide = _fit_in_node(figure, 700)
+    assert wide["data"][0]["colorbar"] == figure["data"][0]["colorbar"]  # beside the plot, as drawn
+    stacked = _fit_in_node(json.loads(json.dumps(SIDE_BY_SIDE)), 390)
+    assert all(trace.get("colorbar", {}).get("orientation") != "h" for trace in stacked["data"])
