@@ -191,7 +191,7 @@ def figure_labels(pages: list[Path]) -> dict[str, Target]:
 
 
 TWIN_HEADINGS = {
-    # a page's heading with math -> the plain heading its twin shows
+    # a page's heading with math or other non-ASCII text -> the plain heading its twin shows
     r"1. Why scale by $\sqrt{d_\text{model}}$, and why multiply?":
         "1. Why scale by the square root of d_model, and why multiply?",
     r"2. Why both sin and cos? Is $2i$ the position or the dimension?":
@@ -200,36 +200,43 @@ TWIN_HEADINGS = {
         "The scale by the square root of d_model, told truthfully",
     r"Wavelengths: from $2\pi$ to almost $2\pi \cdot 10000$":
         "Wavelengths: from 2 pi to almost 2 pi times 10,000",
+    "Analogies: king \u2212 man + woman": "Analogies: king - man + woman",
 }
 
 
 def plain_heading(title: str) -> str:
-    """A heading's title as its twin writes it: without math (:data:`TWIN_HEADINGS`).
+    """A heading's title as its twin writes it: plain ASCII (:data:`TWIN_HEADINGS`).
 
     Jupyter makes a heading's anchor from its rendered text, and rendered math is the
     renderer's (JupyterLab's MathJax gives "dmodel" for ``$\\sqrt{d_\\text{model}}$``), so a
-    link to a heading with math in it leads nowhere. JupyterLab matches a link's anchor to a
-    heading's as written, not decoded, so a twin's heading is plain ASCII ("2 pi", not "2π");
-    and one without brackets, which end a link in some renderers.
+    link to a heading with math in it leads nowhere. JupyterLab also matches a link's anchor
+    to a heading's as written, not decoded: a link to "2π" arrives as "2%CF%80" and finds no
+    heading. So a twin's heading is plain ASCII, and has no brackets, which end a link in some
+    renderers.
     """
-    if "$" not in title:
+    if title.isascii() and "$" not in title:
         return title
     if title not in TWIN_HEADINGS:
-        raise ValueError(f"the heading {title!r} has math, which a notebook's anchor cannot hold: "
-                         "add its plain form to twin_cells.TWIN_HEADINGS")
+        raise ValueError(f"the heading {title!r} has math or non-ASCII text, which a notebook's "
+                         "anchor cannot hold: add its plain form to twin_cells.TWIN_HEADINGS")
     return TWIN_HEADINGS[title]
 
 
 def _heading_lines(markdown: str):
-    """(line index, "## ", title) of each heading of a Markdown cell, outside fenced code."""
-    fence = None
+    """(line index, "## ", title) of each heading of a Markdown cell, outside fenced code.
+
+    A fence (CommonMark) opens with three or more backticks or tildes (a backtick fence's info
+    string has no backtick) and closes with a line of at least as many of the same character.
+    """
+    fence = ""  # the open fence's marker
     for index, line in enumerate(markdown.split("\n")):
-        marker = re.match(r"\s{0,3}(`{3,}|~{3,})", line)
-        if marker and fence is None:
-            fence = marker[1][0]
-        elif marker and marker[1][0] == fence:
-            fence = None
-        elif fence is None and (heading := re.match(r"(#{1,6}\s+)(.*?)\s*$", line)):
+        if fence:
+            closing = re.fullmatch(r" {0,3}(`{3,}|~{3,})\s*", line)
+            if closing and closing[1][0] == fence[0] and len(closing[1]) >= len(fence):
+                fence = ""
+        elif opening := re.match(r" {0,3}(`{3,}(?!.*`)|~{3,})", line):
+            fence = opening[1]
+        elif heading := re.match(r"(#{1,6}\s+)(.*?)\s*$", line):
             yield index, heading[1], heading[2]
 
 

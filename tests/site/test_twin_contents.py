@@ -176,7 +176,13 @@ def test_a_twin_heading_has_no_math_and_code_comments_are_not_headings():
     cell = "## Why $2i$?\n\n```python\n# a comment with $x$\n```\n### `code` stays"
     with pytest.raises(ValueError, match="TWIN_HEADINGS"):
         twin_cells.plain_headings(cell)
+    with pytest.raises(ValueError, match="non-ASCII"):
+        twin_cells.plain_heading("king \u2212 man")
     assert twin_cells.headings(cell) == ["Why $2i$?", "`code` stays"]
+    # fences as CommonMark closes them: the same character, at least as long, nothing after it
+    nested = "````\n```\n# inside\n```\n````\n~~~\n# tilde\n```\n~~~\n## after"
+    assert twin_cells.headings(nested) == ["after"]
+    assert twin_cells.headings("```inline``` text\n## still a heading") == ["still a heading"]
     page_heading = r"The $\sqrt{d_\text{model}}$ scale, told truthfully"
     plain = twin_cells.plain_headings(f"## {page_heading}\n\n```\n# $x$\n```")
     assert plain == "## The scale by the square root of d_model, told truthfully\n\n```\n# $x$\n```"
