@@ -297,10 +297,11 @@
       var barBottom = highest + BAR_LABELS;
       bars.forEach(function (trace) {
         var bar = trace.colorbar || {};
+        var barTitle = typeof bar.title === 'string' ? {text: bar.title} : bar.title || {};
         trace.colorbar = Object.assign({}, bar, {
-          orientation: 'h', x: 0.5, xanchor: 'center', len: 1, lenmode: 'fraction', thickness: BAR,
-          y: 1 + barBottom / plotHeight, yanchor: 'bottom', ypad: 0,
-          title: Object.assign({}, bar.title || {}, {side: 'top'})});
+          orientation: 'h', x: 0.5, xanchor: 'center', len: 1, lenmode: 'fraction',
+          thickness: BAR, thicknessmode: 'pixels', y: 1 + barBottom / plotHeight, yanchor: 'bottom',
+          ypad: 0, title: Object.assign({}, barTitle, {side: 'top'})});
       });
       highest = barBottom + BAR + GAP + (bars.some(function (trace) {
         return trace.colorbar.title && trace.colorbar.title.text;

@@ -212,7 +212,7 @@ def test_one_heatmap_s_colour_bar_goes_above_the_plot_on_a_phone():
     margin = fitted["layout"]["margin"]
     plot_height = fitted["layout"]["height"] - margin["t"] - margin["b"]
     bar_top = (fitted["data"][0]["colorbar"]["y"] - 1) * plot_height + 10 + 18  # px above the plot
-    assert margin["t"] > bar_top  # the title sits above the bar's title
+    assert fitted["layout"]["title"]["pad"]["b"] >= bar_top  # the title sits above the bar's title
     wide = _fit_in_node(figure, 700)
     assert wide["data"][0]["colorbar"] == figure["data"][0]["colorbar"]  # beside the plot, as drawn
     stacked = _fit_in_node(json.loads(json.dumps(SIDE_BY_SIDE)), 390)
