@@ -34,7 +34,10 @@ TITLED = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "caution", "attention",
                "danger", "error", "seealso"}
 LABEL_TARGET = re.compile(r"^\([\w.:-]+\)=[ \t]*\n?", re.MULTILINE)  # (name)= before a heading
-MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_<>|])")
+# Brackets as character references, not "\[": Colab reads "\[ ... \]" in a cell that also holds
+# "$" as display math (googlecolab/colabtools#839).
+BRACKETS = str.maketrans({"[": "&#91;", "]": "&#93;"})
 PAGE_LINK = re.compile(r"\]\((?P<path>[\w./-]+)\.md(?P<anchor>#[^)\s]*)?\)")
 
 GlueLookup = Callable[[str, str], str]  # (key, format spec) -> the text the page shows
@@ -83,7 +86,7 @@ def _roles(text: str, page: Path, glue_text: GlueLookup,
         if name in ("glue:text", "glue"):
             key, _, spec = content.partition(":")
             try:
-                return MARKDOWN_SPECIAL.sub(r"\\\1", glue_text(key.strip(), spec))
+                return _as_text(glue_text(key.strip(), spec))
             except KeyError:
                 raise UnsupportedMyST(f"{page}: no value for {{{name}}}`{content}` in the build's glue data "
                                       "(build the site first: `make book`)") from None
@@ -105,12 +108,17 @@ def _roles(text: str, page: Path, glue_text: GlueLookup,
             except KeyError:
                 raise UnsupportedMyST(f"{page}: no target for {{{name}}}`{content}` "
                                       "(a figure's name, or a label above a heading)") from None
-            shown = MARKDOWN_SPECIAL.sub(r"\\\1", shown)
+            shown = _as_text(shown)
             return f"[{shown}]({link})" if link else shown
         raise UnsupportedMyST(f"{page}: role {{{name}}}`{content}` has no Jupyter form; "
                               "handle it in tools/myst_markdown.py")
 
     return ROLE.sub(replace, text)
+
+
+def _as_text(text: str) -> str:
+    """``text`` written into Markdown so that it reads as itself (no emphasis, link or math)."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", text).translate(BRACKETS)
 
 
 def _directives(text: str, page: Path, glue_text: GlueLookup,

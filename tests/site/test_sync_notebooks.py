@@ -95,6 +95,14 @@ def test_glue_values_are_formatted_as_on_the_page():
         "The vocabulary holds 30,522 tokens; the gap is 1.5e-07 and 30522.")
 
 
+def test_a_glued_value_reads_as_itself_not_as_markup():
+    """Brackets as character references: Colab reads a backslash-escaped pair as display math."""
+    values = {"ids": "[2, 0, 3, 2]", "name": "x_*y*"}
+    text = to_jupyter("ids {glue:text}`ids` for $x$, {glue:text}`name`", REPO_ROOT / "book/x.md",
+                      lambda key, spec: values[key])
+    assert text == "ids &#91;2, 0, 3, 2&#93; for $x$, x\\_\\*y\\*"
+
+
 def test_a_missing_glue_value_stops_the_generator():
     with pytest.raises(UnsupportedMyST, match=r"no value for .*unknown"):
         to_jupyter("{glue:text}`unknown:.2f`", REPO_ROOT / "book/x.md", fixed_glue)
