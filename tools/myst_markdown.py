@@ -35,8 +35,8 @@ ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "cau
                "danger", "error", "seealso"}
 LABEL_TARGET = re.compile(r"^\([\w.:-]+\)=[ \t]*\n?", re.MULTILINE)  # (name)= before a heading
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_<>|])")
-# Brackets as character references, not "\[": Colab reads "\[ ... \]" in a cell that also holds
-# "$" as display math (googlecolab/colabtools#839).
+# Brackets as character references, not "\[": a renderer that takes "\[ ... \]" for display math
+# would read it as math (Colab is reported to, in a cell that also holds "$").
 BRACKETS = str.maketrans({"[": "&#91;", "]": "&#93;"})
 PAGE_LINK = re.compile(r"\]\((?P<path>[\w./-]+)\.md(?P<anchor>#[^)\s]*)?\)")
 
