@@ -37,7 +37,9 @@ LABEL_TARGET = re.compile(r"^\([\w.:-]+\)=[ \t]*\n?", re.MULTILINE)  # (name)= b
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_<>|])")
 # Brackets as character references, not "\[": a renderer that takes "\[ ... \]" for display math
 # would read it as math (Colab is reported to, in a cell that also holds "$").
-BRACKETS = str.maketrans({"[": "&#91;", "]": "&#93;"})
+BRACKETS = {"[": "&#91;", "]": "&#93;"}
+# what as_text writes for a character: the character escaped, or a bracket's reference
+ESCAPED = re.compile(r"\\" + MARKDOWN_SPECIAL.pattern + "|" + "|".join(BRACKETS.values()))
 PAGE_LINK = re.compile(r"\]\((?P<path>[\w./-]+)\.md(?P<anchor>#[^)\s]*)?\)")
 
 GlueLookup = Callable[[str, str], str]  # (key, format spec) -> the text the page shows
@@ -86,7 +88,7 @@ def _roles(text: str, page: Path, glue_text: GlueLookup,
         if name in ("glue:text", "glue"):
             key, _, spec = content.partition(":")
             try:
-                return _as_text(glue_text(key.strip(), spec))
+                return as_text(glue_text(key.strip(), spec))
             except KeyError:
                 raise UnsupportedMyST(f"{page}: no value for {{{name}}}`{content}` in the build's glue data "
                                       "(build the site first: `make book`)") from None
@@ -108,7 +110,7 @@ def _roles(text: str, page: Path, glue_text: GlueLookup,
             except KeyError:
                 raise UnsupportedMyST(f"{page}: no target for {{{name}}}`{content}` "
                                       "(a figure's name, or a label above a heading)") from None
-            shown = _as_text(shown)
+            shown = as_text(shown)
             return f"[{shown}]({link})" if link else shown
         raise UnsupportedMyST(f"{page}: role {{{name}}}`{content}` has no Jupyter form; "
                               "handle it in tools/myst_markdown.py")
@@ -116,9 +118,15 @@ def _roles(text: str, page: Path, glue_text: GlueLookup,
     return ROLE.sub(replace, text)
 
 
-def _as_text(text: str) -> str:
+def as_text(text: str) -> str:
     """``text`` written into Markdown so that it reads as itself (no emphasis, link or math)."""
-    return MARKDOWN_SPECIAL.sub(r"\\\1", text).translate(BRACKETS)
+    return MARKDOWN_SPECIAL.sub(r"\\\1", text).translate(str.maketrans(BRACKETS))
+
+
+def text_of(markdown: str) -> str:
+    """The text that :func:`as_text` wrote as ``markdown``."""
+    brackets = {written: bracket for bracket, written in BRACKETS.items()}
+    return ESCAPED.sub(lambda match: match[1] or brackets[match[0]], markdown)
 
 
 def _directives(text: str, page: Path, glue_text: GlueLookup,

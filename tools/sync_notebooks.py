@@ -32,7 +32,6 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import re
 import sys
@@ -42,7 +41,7 @@ import jupytext
 import nbformat
 import twin_cells
 import yaml
-from myst_markdown import to_jupyter
+from myst_markdown import text_of, to_jupyter
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SETUP_TAGS = "[remove-cell, notebook-only]"
@@ -305,7 +304,6 @@ def notebook_json(markdown: str, page: Path, lookup, pages: list[Path]) -> str:
 
 GLUE_SLOT = "\x00{}\x00"  # stands for the n-th glued text while a twin is compared
 SLOT_MARK = "\\u0000"  # how the twin's JSON writes the NUL around a slot
-ESCAPED = re.compile(r"\\([\\`*_<>|])")  # a character the Markdown of a twin escapes (and &#91; &#93;)
 
 
 def differences(page: Path, markdown: str, twin: str, lookup, pages: list[Path]) -> list[str]:
@@ -332,7 +330,7 @@ def differences(page: Path, markdown: str, twin: str, lookup, pages: list[Path])
         end = twin.find(after, position) if after else -1  # two glued values side by side: no match
         if end < 0 or "\\n" in twin[position:end]:
             return [f"{name}: its text differs after the glued value {texts[slot_number]!r}"]
-        shown = html.unescape(ESCAPED.sub(r"\1", json.loads(f'"{twin[position:end]}"')))  # &#91; is [
+        shown = text_of(json.loads(f'"{twin[position:end]}"'))
         found.append((texts[slot_number], shown))
         position = end + len(after)
     if position != len(twin):

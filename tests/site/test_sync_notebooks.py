@@ -11,7 +11,7 @@ import jupytext
 import nbformat
 import pytest
 from markdown_it import MarkdownIt
-from myst_markdown import UnsupportedMyST, to_jupyter
+from myst_markdown import UnsupportedMyST, as_text, text_of, to_jupyter
 from prose_stability import glue_roles
 from sync_notebooks import (
     differences,
@@ -101,6 +101,8 @@ def test_a_glued_value_reads_as_itself_not_as_markup():
     text = to_jupyter("ids {glue:text}`ids` for $x$, {glue:text}`name`", REPO_ROOT / "book/x.md",
                       lambda key, spec: values[key])
     assert text == "ids &#91;2, 0, 3, 2&#93; for $x$, x\\_\\*y\\*"
+    for value in [*values.values(), "a \\ b | <c> `d` [e]"]:  # the twin check reads each back
+        assert text_of(as_text(value)) == value
 
 
 def test_a_missing_glue_value_stops_the_generator():
