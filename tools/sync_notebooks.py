@@ -45,8 +45,13 @@ from myst_markdown import text_of, to_jupyter
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SETUP_TAGS = "[remove-cell, notebook-only]"
+# The set-up cell's first line. "# @title" makes it a form in Colab: with the cell's ``cellView: form``
+# Colab shows that line and hides the code, as JupyterLab does with ``source_hidden``.
+SETUP_MARK = "# @title Set-up:"
 SETUP_CELL = re.compile(
-    r"```\{code-cell\} ipython3\n:tags: \[remove-cell(?:, notebook-only)?\]\n\n# Set-up:.*?\n```", re.DOTALL
+    r"```\{code-cell\} ipython3\n:tags: \[remove-cell(?:, notebook-only)?\]\n\n"
+    + re.escape(SETUP_MARK) + r".*?\n```",
+    re.DOTALL,
 )
 SITE_TAGS = {"remove-cell", "remove-input", "remove-output", "hide-input", "hide-output", "hide-cell",
              "notebook-only", "site-only", "skip-execution"}
@@ -62,7 +67,7 @@ SOLUTION_TEMPLATE = """<details>
 SETUP_TEMPLATE = '''```{{code-cell}} ipython3
 :tags: {tags}
 
-# Set-up: install the course package when it is missing (Colab, Binder, a fresh Jupyter).
+# @title Set-up: install the course package when it is missing (Colab, Binder, a fresh Jupyter).
 # Colab and Binder have PyTorch: about a minute, and packages already here are kept as they are.
 # Without PyTorch it comes first: the CPU build (about 200 MB, 2-4 minutes) unless an NVIDIA GPU
 # is here (the CUDA build, about 2.7 GB, 5-15 minutes depending on the connection).
@@ -71,6 +76,11 @@ import shutil
 import subprocess
 import sys
 import time
+
+if sys.version_info < (3, 11):
+    raise RuntimeError("The course package needs Python 3.11 or newer; this kernel runs Python "
+                       f"{{'.'.join(map(str, sys.version_info[:3]))}}. Choose a newer kernel "
+                       "(Kernel menu, Change Kernel), or open the notebook in Colab or Binder.")
 
 REPOSITORY = "{url}"
 STEPS = [
@@ -273,8 +283,10 @@ def notebook_cells(markdown: str, page: Path, lookup, pages: list[Path]) -> list
             cell.source = twin_cells.without_glue(cell.source)  # the values are in the text already
             if not cell.source.strip():
                 continue
-            if "hide-input" in tags or cell.source.startswith("# Set-up:"):
+            if "hide-input" in tags or cell.source.startswith(SETUP_MARK):
                 cell.metadata["jupyter"] = {"source_hidden": True}  # collapsed: its first line shows
+            if cell.source.startswith(SETUP_MARK):
+                cell.metadata["cellView"] = "form"  # Colab's collapse: the title line shows
         figure = twin_cells.figure_name_and_caption(cell)
         cell.metadata.pop("mystnb", None)
         if tags - SITE_TAGS:

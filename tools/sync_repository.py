@@ -31,10 +31,9 @@ from urllib.parse import urlparse
 import jupytext
 import nbformat
 import yaml
-from sync_notebooks import notebook_pages, repository, setup_cell_markdown, synced_markdown
+from sync_notebooks import SETUP_MARK, notebook_pages, repository, setup_cell_markdown, synced_markdown
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SETUP_MARK = "# Set-up:"
 
 
 def site_address(root: Path) -> str:

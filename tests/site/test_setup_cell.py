@@ -71,6 +71,23 @@ def test_it_says_what_it_installs_step_by_step_and_to_reload(fresh_python, tmp_p
     assert "Reload this browser page once" in lines[-1]  # widgets and plotly were installed just now
 
 
+def test_on_an_older_python_it_says_which_python_it_needs_before_installing(fresh_python, tmp_path):
+    calls = tmp_path / "pip-calls.txt"
+    older = "import sys\nsys.version_info = (3, 10, 14, 'final', 0)\n"
+    result = subprocess.run([fresh_python, "-c", older + set_up_cell()], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=60, env={"PIP_CALLS": str(calls)})
+    assert result.returncode != 0 and not calls.exists(), result.stdout  # pip never ran
+    assert "needs Python 3.11 or newer; this kernel runs Python 3.10.14" in result.stderr, result.stderr
+
+
+def test_it_is_a_form_in_colab_and_collapsed_in_jupyter():
+    notebook = nbformat.read(REPO_ROOT / "book" / "lessons" / "04_sinusoidal_positions.ipynb", as_version=4)
+    cell = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    assert cell.source.startswith("# @title Set-up: install the course package"), cell.source[:80]
+    assert cell.metadata.get("cellView") == "form", cell.metadata  # Colab shows the title, not the code
+    assert cell.metadata.get("jupyter") == {"source_hidden": True}, cell.metadata
+
+
 def fake_colab(folder: Path) -> None:
     """A stand-in ``google.colab`` package in ``folder``."""
     colab = folder / "google" / "colab"

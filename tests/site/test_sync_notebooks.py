@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from myst_markdown import UnsupportedMyST, as_text, text_of, to_jupyter
 from prose_stability import glue_roles
 from sync_notebooks import (
+    SETUP_MARK,
     differences,
     executed_notebook,
     execution_caches,
@@ -67,7 +68,7 @@ def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
     source = jupytext.reads(page.read_text(), fmt="md:myst")
     twin = nbformat.read(page.with_suffix(".ipynb"), as_version=4)
     code = [cell.source for cell in twin.cells if cell.cell_type == "code"]
-    assert code[0].startswith("# Set-up:"), "the set-up cell must be the notebook's first code cell"
+    assert code[0].startswith(SETUP_MARK), "the set-up cell must be the notebook's first code cell"
     page_cells = [cell for cell in source.cells if cell.cell_type == "code"]
     for cell in page_cells:
         tags = cell.metadata.get("tags", [])
@@ -144,7 +145,7 @@ def test_without_a_build_no_notebook_is_written(tmp_path):
     (tmp_path / "requirements-nodeps.in").write_text("")
     page = tmp_path / "book" / "page.md"
     page.write_text("---\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n# Page\n\n"
-                    "```{code-cell} ipython3\n:tags: [remove-cell]\n\n# Set-up: old\n```\n\n"
+                    "```{code-cell} ipython3\n:tags: [remove-cell]\n\n# @title Set-up: old\n```\n\n"
                     "```{code-cell} ipython3\nglue('n', 3)\n```\n\nThere are {glue:text}`n` of them.\n")
     script = REPO_ROOT / "tools" / "sync_notebooks.py"
     result = subprocess.run([sys.executable, str(script), "--root", str(tmp_path)],
