@@ -72,6 +72,28 @@
     return Object.keys(changes).length ? Plotly.relayout(gd, changes) : Promise.resolve();
   }
 
+  // After drawing on a phone, once the margins are final: a slider's value starts at the rail's
+  // left end, which the axes' labels place (lesson 5's pipeline at 320 px: "step 4. token
+  // vectors x sqrt(16)" ran past the right edge). Such a value is written from the rail's right
+  // end leftwards, as Plotly's xanchor 'right' does (its longest step ends there), and smaller
+  // if it still does not fit.
+  var EDGE = 6;  // px kept clear at each side
+  function fitSliderValues(Plotly, gd) {
+    var changes = {}, width = gd._fullLayout.width;
+    (gd._fullLayout.sliders || []).forEach(function (full, index) {
+      var dims = full._dims, value = full.currentvalue;
+      if (!dims || !value || !value.visible || value.xanchor !== 'left') { return; }
+      var start = dims.lx + full.pad.l, widest = dims.currentValueMaxWidth;  // px in the figure
+      if (start + widest <= width - EDGE) { return; }
+      var end = start + dims.inputAreaLength;  // the rail's right end
+      changes['sliders[' + index + '].currentvalue.xanchor'] = 'right';
+      if (end - widest < EDGE) {
+        changes['sliders[' + index + '].currentvalue.font.size'] = Math.floor(value.font.size * (end - EDGE) / widest);
+      }
+    });
+    return Object.keys(changes).length ? Plotly.relayout(gd, changes) : Promise.resolve();
+  }
+
   // After drawing on a phone: a legend that wrapped onto several lines may reach the title
   // (legend above the plot) or the x-axis labels (legend below it); make room for it.
   function clearLegend(Plotly, gd) {
@@ -225,6 +247,8 @@
         return narrow ? clearSliders(Plotly, gd).then(function () { return clearLegend(Plotly, gd); }) : null;
       }).then(function () {
         return marginsChangeWithSteps(spec) ? keepWidestMargins(Plotly, gd) : null;
+      }).then(function () {
+        return narrow ? fitSliderValues(Plotly, gd) : null;
       });
     }).then(function () {
       gd.dataset.state = 'drawn';

@@ -528,7 +528,7 @@ def test_figure_labels_do_not_overlap_on_a_desktop(page_visit):
     the toolbar, at 1280 px."""
     docname, result = page_visit
     draw_every_figure(result.page)
-    problems = figure_label_problems(result.page)
+    problems = figure_label_problems(result.page) + slider_value_problems(result.page)
     assert problems == [], f"{docname} at 1280 px:\n" + "\n".join(problems)
 
 
@@ -721,6 +721,36 @@ def every_figure_problems(page, script: str, limit: int) -> list[str]:
     figures = page.locator(".course-plot")
     return [f"figure {index} {problem}" for index in range(figures.count())
             for problem in figures.nth(index).evaluate(script, [limit, TOLERANCE])]
+
+
+# Each slider's value ("step 4. token vectors x sqrt(16)") at every step (up to `limit`, spread
+# evenly), set as the slider's active step: where it reaches past the figure's side. The
+# slider is put back at the step it opens with.
+SLIDER_VALUE_PROBLEMS = r"""async (gd, [limit, tolerance]) => {
+    const problems = [];
+    const edge = gd.querySelector('.main-svg').getBoundingClientRect();
+    const containers = gd.querySelectorAll('.slider-container');
+    for (const [index, slider] of (gd.layout.sliders || []).entries()) {
+        const stride = Math.ceil(slider.steps.length / limit), opening = slider.active || 0;
+        for (let number = 0; number < slider.steps.length; number += stride) {
+            await Plotly.relayout(gd, {[`sliders[${index}].active`]: number});
+            const value = containers[index] && [...containers[index].querySelectorAll('text.slider-label')]
+                .find(text => !text.closest('.slider-label-group'));  // not a step's label
+            if (!value) continue;
+            const box = value.getBoundingClientRect();
+            if (box.left < edge.left - tolerance || box.right > edge.right + tolerance) {
+                problems.push(`sliders[${index}] step ${number}: its value '${value.textContent}' `
+                              + `reaches past the figure's side`);
+            }
+        }
+        await Plotly.relayout(gd, {[`sliders[${index}].active`]: opening});
+    }
+    return problems;
+}"""
+
+
+def slider_value_problems(page) -> list[str]:
+    return every_figure_problems(page, SLIDER_VALUE_PROBLEMS, STEPS_CHECKED)
 
 
 def step_word_problems(page) -> list[str]:

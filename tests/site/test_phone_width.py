@@ -19,6 +19,7 @@ from .test_pages_in_browser import (
     menu_problems,
     plot_area_problems,
     slider_drag_problems,
+    slider_value_problems,
     step_word_problems,
     visit,
 )
@@ -236,7 +237,7 @@ def test_a_page_fits_a_320_px_screen_and_its_figures_keep_their_labels_inside(br
                                           screen: document.documentElement.clientWidth})""")
         assert widths["page"] <= widths["screen"], f"{docname} scrolls sideways at 320 px: {widths}"
         draw_every_figure(page)
-        problems = (figure_label_problems(page) + step_word_problems(page)
+        problems = (figure_label_problems(page) + step_word_problems(page) + slider_value_problems(page)
                     + plot_area_problems(page, docname, SMALLEST_PHONE_PLOT_AREA))
         assert problems == [], f"{docname} at 320 px:\n" + "\n".join(problems[:10])
     finally:
