@@ -7,11 +7,17 @@ one machine and 6.3e-13 on the next. What a lesson claims is its size, so it quo
 of ten just above it: "below 10⁻¹²". Nor does it quote a bound finer than the type resolves
 (its machine epsilon, rounded up the same way): 6.0e-08 on one machine and 1.2e-07 on another
 are both float32 rounding, "below 10⁻⁶".
+
+A number from training or sampling moves a little from one machine to the next too, and a
+page quotes it to one decimal, say. That holds on every machine only if the number is not near
+the point where its rounding changes: :func:`steady` checks that, and :func:`enclosing_range`
+writes the range of several seeds with its ends rounded outwards (every seed lies inside it).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import torch
 
@@ -56,3 +62,60 @@ def written(bound: float) -> str:
     if exponent is None or not math.isclose(bound, 10.0 ** exponent, rel_tol=1e-9):
         raise ValueError(f"bound must be a whole power of ten such as 1e-06, got {bound!r}")
     return "10" + str(exponent).translate(SUPERSCRIPTS)
+
+
+STEADY_SHARE = 0.05  # a quoted number's distance from a rounding boundary: a 20th of a step (0.005 at 0.1)
+
+
+def _grid(decimals: int, margin: float | None) -> tuple[float, float]:
+    """The step of ``decimals`` places and the margin (by default a 20th of the step)."""
+    checks.whole(decimals, "decimals", minimum=0, hint="a number of decimal places")
+    step = 10.0 ** -decimals
+    return step, STEADY_SHARE * step if margin is None else checks.non_negative(margin, "margin")
+
+
+def steady(value: float, decimals: int = 1, margin: float | None = None) -> float:
+    """``value``, after checking that rounding it to ``decimals`` places cannot flip.
+
+    0.584 to one decimal is 0.6 on any machine that gives it within 0.005; 0.6504 is not
+    (0.6496 gives 0.6). ``margin`` is a 20th of a step unless given (0.005 at one decimal).
+
+    Raises:
+        ValueError: when ``value`` lies within ``margin`` of a boundary between two roundings.
+    """
+    value = checks.number(value, "value")
+    step, margin = _grid(decimals, margin)
+    boundary = (math.floor(value / step) + 0.5) * step  # the rounding boundary in value's step
+    if abs(value - boundary) < margin:
+        raise ValueError(f"value {value!r} is within {margin} of {boundary:.{decimals + 1}f}, where its "
+                         f"rounding to {decimals} decimals changes; quote it otherwise")
+    return value
+
+
+def enclosing_range(values: Iterable[float], decimals: int = 1, margin: float | None = None,
+                    within: tuple[float, float] = (-math.inf, math.inf)) -> str:
+    """The smallest range at ``decimals`` places that holds every value: "0.5–0.7" for 0.52 and 0.65.
+
+    Its ends are rounded outwards, so they move only if a value crosses a grid point, and each
+    value must lie ``margin`` (as in :func:`steady`) or more from a grid point it could cross,
+    or exactly on it. ``within`` are the limits no value can pass (an accuracy's (0, 1)): an
+    end at a limit cannot move, 0.9988 gives the end 1.0 on any machine.
+
+    Raises:
+        ValueError: for no values, or a value whose end would move with a rounding difference.
+    """
+    values = [checks.number(value, "values") for value in values]
+    if not values:
+        raise ValueError("values must hold at least one number, got none")
+    step, margin = _grid(decimals, margin)
+    low, high = min(values), max(values)
+    ends = (math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step)
+    # the grid points that would move an end if a value crossed them: the end itself, unless it
+    # is a limit, and the next grid point inwards
+    for value, end, inwards, limit in ((low, ends[0], step, within[0]), (high, ends[1], -step, within[1])):
+        crossable = [end + inwards] + ([] if math.isclose(end, limit) else [end])
+        for point in crossable:
+            if 1e-9 * step < abs(value - point) < margin:
+                raise ValueError(f"value {value!r} is within {margin:g} of {point:.{decimals}f}, so the "
+                                 f"range's end {end:.{decimals}f} could move; quote it otherwise")
+    return f"{ends[0]:.{decimals}f}–{ends[1]:.{decimals}f}"

@@ -261,6 +261,8 @@ def test_band_cosines_lesson_6_positive_cosines_depend_on_the_frequency_band(vec
     assert round(100 * everything.positive_share) == 73 and round(everything.mean_cosine, 2) == 0.11
     assert top.positive_share > 0.85 and abs(middle.positive_share - 0.5) < 0.05  # what the prose says
     assert rare.positive_share > middle.positive_share  # "not almost all words": it depends on the band
+    assert round(100 * rare.positive_share) == 83 and round(rare.mean_cosine, 2) == 0.16
+    assert rare.positive_share > 0.75 and rare.mean_cosine > 0.1  # "the rarest lean together again"
 
 
 def test_band_cosines_mean_follows_from_the_common_direction(vectors):

@@ -35,18 +35,37 @@ OVERSTATEMENTS = {
                                    # RoPE (2021) came before ALiBi's paper, for relative positions
                                    "one reason newer models moved the position information",
                                    "rotates every pair of channels",  # partial RoPE: lesson 8
-                                   "trained *from scratch*, none of this matters"],  # not measured
+                                   "trained *from scratch*, none of this matters",  # not measured
+                                   # T5's bias and ALiBi depend on the offset alone too
+                                   "is the method that enforces it", "RoPE enforces it",
+                                   # rotation_matrix's blocks are [[cos, sin], [-sin, cos]]
+                                   "each a cosine, minus sine, sine, cosine",
+                                   "beside the first columns of a sinusoidal"],  # all 16 are drawn
     # lesson 7: NoPE did not infer positions; a zero input still takes a share of the softmax
     "05_combined_pipeline.md": ["positions, as [lesson 7](07_length_generalisation.md) measures",
-                                "Position encodings still help such models", "This is why the attention"],
+                                "Position encodings still help such models", "This is why the attention",
+                                # fairseq scales by sqrt(d) with learned positions too
+                                "Models with learned positions, such as BERT and GPT-2, do not use",
+                                # on their synthetic tasks, against four encodings
+                                "in training Kazemnejad et al. found no encoding at all the best"],
     "06_seeing_embeddings.md": ["almost all words have positive cosines",  # test_glove: band_cosines
                                 "other programming languages",  # test_glove: python's neighbours
                                 # test_training: within the groups the toy and GloVe are alike
-                                "real text mixes everything"],
+                                "real text mixes everything",
+                                # test_training: 175 here, 150 a hair below 90 %: hundreds are quoted
+                                "by step {glue:text}`settle_step`"],
     "07_length_generalisation.md": ["millions of times smaller",  # the ratio is computed on the page
                                     "length 1 has no answer",  # test_exercises_lesson_7: NaN at 1..3
                                     "did not find a way\naround the bias",
-                                    "and not for lack of steps"],  # a few hundred steps prove nothing more
+                                    "and not for lack of steps",  # a few hundred steps prove nothing more
+                                    # test_length_generalisation_claims: most of NoPE's and ALiBi's
+                                    # models were still training when the budget ended
+                                    "not for lack of steps", "a longer run is unlikely to rescue it",
+                                    "NoPE's learning curve is flat",
+                                    # a table has as many rows as it was made with (MiniLM: 512)
+                                    "past its training length: it has no row there",
+                                    # 0.133 printed as 0.1 read as below chance (0.125)
+                                    "Sinusoidal is down to {glue:text}`copy_sin_two_later:.1f`"],
     "08_rotary_positions.md": ["most of them read",  # no source; most long-context models train longer
                                "they are the ones that misbehave",  # the methods' assumption, not a fact
                                "RoPE scores tend to fade",  # RoFormer bounds them

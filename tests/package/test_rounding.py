@@ -57,3 +57,48 @@ def test_a_bound_is_written_as_a_power_of_ten(bound, text):
 def test_only_a_power_of_ten_is_written_as_one(bad):
     with pytest.raises(ValueError, match="bound must be"):
         rounding.written(bad)
+
+
+@pytest.mark.parametrize("value, decimals", [(0.584, 1), (0.962, 1), (1.0, 1), (0.0, 1), (0.2005, 1),
+                                             (0.133, 2)])
+def test_a_value_away_from_a_rounding_boundary_is_steady(value, decimals):
+    assert rounding.steady(value, decimals) == value
+
+
+@pytest.mark.parametrize("value, decimals", [(0.6504, 1), (0.6496, 1), (0.1348, 2), (0.9501, 1)])
+def test_a_value_a_rounding_difference_could_flip_is_refused(value, decimals):
+    with pytest.raises(ValueError, match=r"rounding to \d decimals changes"):
+        rounding.steady(value, decimals)
+
+
+def test_the_range_holds_every_value_with_its_ends_rounded_outwards():
+    assert rounding.enclosing_range([0.52, 0.6504, 0.58]) == "0.5–0.7"  # nearest: 0.7 by 0.0004
+    assert rounding.enclosing_range([0.89, 1.0, 0.99]) == "0.8–1.0"
+    assert rounding.enclosing_range([1.0, 1.0]) == "1.0–1.0"
+    assert rounding.enclosing_range([0.175, 0.222]) == "0.1–0.3"
+    assert rounding.enclosing_range([0.7, 0.3]) == "0.3–0.7"  # on the grid: exact, not moved
+    assert rounding.enclosing_range([0.8912, 0.9588], decimals=2) == "0.89–0.96"
+
+
+@pytest.mark.parametrize("values", [[0.9003, 1.0], [0.8998, 1.0], [0.5, 0.7002], [0.5, 0.6998]])
+def test_a_range_whose_end_could_move_is_refused(values):
+    with pytest.raises(ValueError, match="could move"):
+        rounding.enclosing_range(values)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: rounding.enclosing_range([]), "at least one number"),
+    (lambda: rounding.enclosing_range([0.5, float("nan")]), "values must be"),
+    (lambda: rounding.steady(0.5, decimals=-1), "decimals must be"),
+    (lambda: rounding.steady("0.5"), "value must be"),
+])
+def test_bad_input_is_refused_with_what_is_allowed(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_an_end_at_a_limit_no_value_can_pass_stays():
+    assert rounding.enclosing_range([0.9988, 0.95], within=(0.0, 1.0)) == "0.9–1.0"
+    assert rounding.enclosing_range([0.0012, 0.05], within=(0.0, 1.0)) == "0.0–0.1"
+    with pytest.raises(ValueError, match="could move"):
+        rounding.enclosing_range([0.9988, 0.95])  # without the limit 1.0 could become 1.1
