@@ -77,8 +77,8 @@ import subprocess
 import sys
 import time
 
-if sys.version_info < (3, 11):
-    raise RuntimeError("The course package needs Python 3.11 or newer; this kernel runs Python "
+if sys.version_info < ({python_tuple}):
+    raise RuntimeError("The course package needs Python {python} or newer; this kernel runs Python "
                        f"{{'.'.join(map(str, sys.version_info[:3]))}}. Choose a newer kernel "
                        "(Kernel menu, Change Kernel), or open the notebook in Colab or Binder.")
 
@@ -170,10 +170,22 @@ def no_deps_packages(root: Path) -> str:
     return " ".join(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
+def oldest_python(root: Path) -> str:
+    """The oldest Python the course package installs on: "3.11" for ``requires-python = ">=3.11"``."""
+    import tomllib
+
+    wanted = tomllib.loads((root / "code" / "pyproject.toml").read_text())["project"]["requires-python"]
+    if not re.fullmatch(r">=\s*3\.\d+", wanted):
+        raise SystemExit(f"code/pyproject.toml: requires-python {wanted!r} is not of the form '>=3.N'")
+    return wanted.removeprefix(">=").strip()
+
+
 def setup_cell_markdown(root: Path) -> str:
     """The set-up cell, as it stands in a page, for the repository named in _config.yml."""
     url, branch = repository(root)
-    return SETUP_TEMPLATE.format(url=url, branch=branch, nodeps=no_deps_packages(root), tags=SETUP_TAGS)
+    python = oldest_python(root)
+    return SETUP_TEMPLATE.format(url=url, branch=branch, nodeps=no_deps_packages(root), tags=SETUP_TAGS,
+                                 python=python, python_tuple=python.replace(".", ", "))
 
 
 def notebook_pages(root: Path) -> list[Path]:

@@ -461,6 +461,19 @@
     });
   }
 
+  // Once drawn, a slider's value starts at its rail's left end (`start`, px in the figure), which
+  // the axes' labels place. Where its widest step (`widest` px at `size` px) would reach past
+  // the figure's right side, it is written from the rail's right end leftwards, as Plotly's
+  // xanchor 'right' does, and smaller, down to the figure's own font size, if even that does
+  // not fit: {xanchor, size}, or null when it fits as it is (course-figures.js applies it).
+  function sliderValueFit(start, railLength, widest, width, size, smallest) {
+    if (start + widest <= width - EDGE) { return null; }
+    var end = start + railLength;  // the rail's right end
+    var fitted = end - widest >= EDGE ? size : Math.max(smallest, Math.floor(size * (end - EDGE) / widest));
+    return {xanchor: 'right', size: fitted};
+  }
+
   exports.NARROW = NARROW;
   exports.fitToWidth = fitToWidth;
+  exports.sliderValueFit = sliderValueFit;
 })(typeof module === 'object' && module.exports ? module.exports : (window.courseFigureFit = {}));

@@ -72,23 +72,19 @@
     return Object.keys(changes).length ? Plotly.relayout(gd, changes) : Promise.resolve();
   }
 
-  // After drawing on a phone, once the margins are final: a slider's value starts at the rail's
-  // left end, which the axes' labels place (lesson 5's pipeline at 320 px: "step 4. token
-  // vectors x sqrt(16)" ran past the right edge). Such a value is written from the rail's right
-  // end leftwards, as Plotly's xanchor 'right' does (its longest step ends there), and smaller
-  // if it still does not fit.
-  var EDGE = 6;  // px kept clear at each side
+  // After drawing on a phone, once the margins are final: a slider's value that would reach
+  // past the figure's side is written from the rail's right end (course-figure-fit.js).
   function fitSliderValues(Plotly, gd) {
-    var changes = {}, width = gd._fullLayout.width;
-    (gd._fullLayout.sliders || []).forEach(function (full, index) {
-      var dims = full._dims, value = full.currentvalue;
+    var changes = {}, full = gd._fullLayout;
+    (full.sliders || []).forEach(function (slider, index) {
+      var dims = slider._dims, value = slider.currentvalue;
       if (!dims || !value || !value.visible || value.xanchor !== 'left') { return; }
-      var start = dims.lx + full.pad.l, widest = dims.currentValueMaxWidth;  // px in the figure
-      if (start + widest <= width - EDGE) { return; }
-      var end = start + dims.inputAreaLength;  // the rail's right end
-      changes['sliders[' + index + '].currentvalue.xanchor'] = 'right';
-      if (end - widest < EDGE) {
-        changes['sliders[' + index + '].currentvalue.font.size'] = Math.floor(value.font.size * (end - EDGE) / widest);
+      var fitted = fit.sliderValueFit(dims.lx + slider.pad.l, dims.inputAreaLength, dims.currentValueMaxWidth,
+                                      full.width, value.font.size, full.font.size);
+      if (!fitted) { return; }
+      changes['sliders[' + index + '].currentvalue.xanchor'] = fitted.xanchor;
+      if (fitted.size !== value.font.size) {
+        changes['sliders[' + index + '].currentvalue.font.size'] = fitted.size;
       }
     });
     return Object.keys(changes).length ? Plotly.relayout(gd, changes) : Promise.resolve();

@@ -65,13 +65,22 @@ def written(bound: float) -> str:
 
 
 STEADY_SHARE = 0.05  # a quoted number's distance from a rounding boundary: a 20th of a step (0.005 at 0.1)
+MAX_DECIMALS = 15  # float64 holds about 16 significant digits
 
 
 def _grid(decimals: int, margin: float | None) -> tuple[float, float]:
     """The step of ``decimals`` places and the margin (by default a 20th of the step)."""
     checks.whole(decimals, "decimals", minimum=0, hint="a number of decimal places")
+    if decimals > MAX_DECIMALS:
+        raise ValueError(f"decimals must be at most {MAX_DECIMALS} (float64's resolution), got {decimals}")
     step = 10.0 ** -decimals
-    return step, STEADY_SHARE * step if margin is None else checks.non_negative(margin, "margin")
+    if margin is None:
+        return step, STEADY_SHARE * step
+    margin = checks.non_negative(margin, "margin")
+    if margin >= step / 2:
+        raise ValueError(f"margin must be below half a step ({step / 2:g} at {decimals} decimals), "
+                         f"got {margin!r}")
+    return step, margin
 
 
 def steady(value: float, decimals: int = 1, margin: float | None = None) -> float:
@@ -87,7 +96,7 @@ def steady(value: float, decimals: int = 1, margin: float | None = None) -> floa
     step, margin = _grid(decimals, margin)
     boundary = (math.floor(value / step) + 0.5) * step  # the rounding boundary in value's step
     if abs(value - boundary) < margin:
-        raise ValueError(f"value {value!r} is within {margin} of {boundary:.{decimals + 1}f}, where its "
+        raise ValueError(f"value {value!r} is within {margin:g} of {boundary:.{decimals + 1}f}, where its "
                          f"rounding to {decimals} decimals changes; quote it otherwise")
     return value
 
@@ -96,26 +105,34 @@ def enclosing_range(values: Iterable[float], decimals: int = 1, margin: float | 
                     within: tuple[float, float] = (-math.inf, math.inf)) -> str:
     """The smallest range at ``decimals`` places that holds every value: "0.5–0.7" for 0.52 and 0.65.
 
-    Its ends are rounded outwards, so they move only if a value crosses a grid point, and each
-    value must lie ``margin`` (as in :func:`steady`) or more from a grid point it could cross,
-    or exactly on it. ``within`` are the limits no value can pass (an accuracy's (0, 1)): an
-    end at a limit cannot move, 0.9988 gives the end 1.0 on any machine.
+    Its ends are rounded outwards, so an end moves only if a value crosses a grid point: each
+    value must lie ``margin`` (as in :func:`steady`) or more from the grid points that would
+    move an end. ``within`` are limits no value can pass (an accuracy's (0, 1)): an end at a
+    limit cannot move, so 0.9988 gives the end 1.0 on any machine; a value at a limit (1.0: every
+    answer right) is a count, not a rounding, and is taken as it is.
 
     Raises:
-        ValueError: for no values, or a value whose end would move with a rounding difference.
+        ValueError: for no values, values outside ``within``, or a value whose end would move
+            with a rounding difference.
     """
     values = [checks.number(value, "values") for value in values]
     if not values:
         raise ValueError("values must hold at least one number, got none")
+    if (not isinstance(within, tuple) or len(within) != 2 or not within[0] < within[1]
+            or not all(within[0] <= value <= within[1] for value in values)):
+        raise ValueError(f"within must be a pair (lowest, highest) that holds every value, got {within!r} "
+                         f"for values from {min(values)!r} to {max(values)!r}")
     step, margin = _grid(decimals, margin)
     low, high = min(values), max(values)
     ends = (math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step)
     # the grid points that would move an end if a value crossed them: the end itself, unless it
     # is a limit, and the next grid point inwards
     for value, end, inwards, limit in ((low, ends[0], step, within[0]), (high, ends[1], -step, within[1])):
+        if value in within:  # at a limit: every answer right (or none), a count, not a rounding
+            continue
         crossable = [end + inwards] + ([] if math.isclose(end, limit) else [end])
         for point in crossable:
-            if 1e-9 * step < abs(value - point) < margin:
+            if abs(value - point) < margin:
                 raise ValueError(f"value {value!r} is within {margin:g} of {point:.{decimals}f}, so the "
                                  f"range's end {end:.{decimals}f} could move; quote it otherwise")
     return f"{ends[0]:.{decimals}f}–{ends[1]:.{decimals}f}"

@@ -57,9 +57,9 @@ OVERSTATEMENTS = {
     "07_length_generalisation.md": ["millions of times smaller",  # the ratio is computed on the page
                                     "length 1 has no answer",  # test_exercises_lesson_7: NaN at 1..3
                                     "did not find a way\naround the bias",
-                                    "and not for lack of steps",  # a few hundred steps prove nothing more
-                                    # test_length_generalisation_claims: most of NoPE's and ALiBi's
-                                    # models were still training when the budget ended
+                                    # test_length_generalisation_claims: a few hundred steps prove
+                                    # nothing more, and most of NoPE's and ALiBi's models were
+                                    # still training when the budget ended
                                     "not for lack of steps", "a longer run is unlikely to rescue it",
                                     "NoPE's learning curve is flat",
                                     # a table has as many rows as it was made with (MiniLM: 512)

@@ -73,14 +73,14 @@ def test_a_value_a_rounding_difference_could_flip_is_refused(value, decimals):
 
 def test_the_range_holds_every_value_with_its_ends_rounded_outwards():
     assert rounding.enclosing_range([0.52, 0.6504, 0.58]) == "0.5–0.7"  # nearest: 0.7 by 0.0004
-    assert rounding.enclosing_range([0.89, 1.0, 0.99]) == "0.8–1.0"
-    assert rounding.enclosing_range([1.0, 1.0]) == "1.0–1.0"
+    assert rounding.enclosing_range([0.89, 1.0, 0.99], within=(0, 1)) == "0.8–1.0"
+    assert rounding.enclosing_range([1.0, 1.0], within=(0, 1)) == "1.0–1.0"  # at a limit: cannot move
     assert rounding.enclosing_range([0.175, 0.222]) == "0.1–0.3"
-    assert rounding.enclosing_range([0.7, 0.3]) == "0.3–0.7"  # on the grid: exact, not moved
     assert rounding.enclosing_range([0.8912, 0.9588], decimals=2) == "0.89–0.96"
 
 
-@pytest.mark.parametrize("values", [[0.9003, 1.0], [0.8998, 1.0], [0.5, 0.7002], [0.5, 0.6998]])
+@pytest.mark.parametrize("values", [[0.9003, 1.0], [0.8998, 1.0], [0.5, 0.7002], [0.5, 0.6998],
+                                    [0.3, 0.55], [0.25, 0.7]])  # on an inner grid point: 0.7000001 moves it
 def test_a_range_whose_end_could_move_is_refused(values):
     with pytest.raises(ValueError, match="could move"):
         rounding.enclosing_range(values)
@@ -91,6 +91,11 @@ def test_a_range_whose_end_could_move_is_refused(values):
     (lambda: rounding.enclosing_range([0.5, float("nan")]), "values must be"),
     (lambda: rounding.steady(0.5, decimals=-1), "decimals must be"),
     (lambda: rounding.steady("0.5"), "value must be"),
+    (lambda: rounding.steady(0.5, decimals=400), "decimals must be at most 15"),
+    (lambda: rounding.steady(0.42, margin=0.05), "margin must be below half a step"),
+    (lambda: rounding.enclosing_range([0.5], within=(1, 0)), "within must be a pair"),
+    (lambda: rounding.enclosing_range([0.5], within=(0,)), "within must be a pair"),
+    (lambda: rounding.enclosing_range([1.2], within=(0, 1)), "that holds every value"),
 ])
 def test_bad_input_is_refused_with_what_is_allowed(call, message):
     with pytest.raises(ValueError, match=message):

@@ -217,3 +217,23 @@ def test_one_heatmap_s_colour_bar_goes_above_the_plot_on_a_phone():
     assert wide["data"][0]["colorbar"] == figure["data"][0]["colorbar"]  # beside the plot, as drawn
     stacked = _fit_in_node(json.loads(json.dumps(SIDE_BY_SIDE)), 390)
     assert all(trace.get("colorbar", {}).get("orientation") != "h" for trace in stacked["data"])
+
+
+def _slider_value_fit(*arguments) -> dict | None:
+    script = ("const fit = require(process.argv[1]);"
+              "console.log(JSON.stringify(fit.sliderValueFit(...JSON.parse(process.argv[2]))));")
+    fit = REPO_ROOT / "_ext" / "static" / "course-figure-fit.js"
+    result = subprocess.run(["node", "-e", script, str(fit), json.dumps(arguments)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def test_a_slider_value_too_wide_for_the_room_right_of_its_rail_s_start_is_written_from_its_end():
+    """Lesson 5's pipeline at 320 px: the rail starts 90 px into a 272 px figure and runs 162 px,
+    its widest value is 206 px at 13 px. From the rail's end it fits at its size; a value wider
+    than the rail's end allows is made smaller, but not below the figure's own size."""
+    # (start, rail length, widest value, figure width, value size, figure's size)
+    assert _slider_value_fit(20, 162, 206, 272, 13, 11) is None  # fits from the left end
+    assert _slider_value_fit(90, 162, 206, 272, 13, 11) == {"xanchor": "right", "size": 13}
+    assert _slider_value_fit(90, 100, 206, 272, 14, 11) == {"xanchor": "right", "size": 12}  # 14 * 184 / 206
+    assert _slider_value_fit(90, 10, 400, 272, 14, 11) == {"xanchor": "right", "size": 11}  # the floor

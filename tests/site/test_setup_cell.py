@@ -13,6 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from sync_notebooks import oldest_python
 
 from .conftest import REPO_ROOT
 
@@ -72,12 +73,16 @@ def test_it_says_what_it_installs_step_by_step_and_to_reload(fresh_python, tmp_p
 
 
 def test_on_an_older_python_it_says_which_python_it_needs_before_installing(fresh_python, tmp_path):
+    """The oldest Python is the package's ``requires-python`` (its one home: code/pyproject.toml)."""
+    oldest = oldest_python(REPO_ROOT)
+    major, minor = map(int, oldest.split("."))
     calls = tmp_path / "pip-calls.txt"
-    older = "import sys\nsys.version_info = (3, 10, 14, 'final', 0)\n"
+    older = f"import sys\nsys.version_info = ({major}, {minor - 1}, 14, 'final', 0)\n"
     result = subprocess.run([fresh_python, "-c", older + set_up_cell()], capture_output=True, text=True,
                             cwd=tmp_path, timeout=60, env={"PIP_CALLS": str(calls)})
     assert result.returncode != 0 and not calls.exists(), result.stdout  # pip never ran
-    assert "needs Python 3.11 or newer; this kernel runs Python 3.10.14" in result.stderr, result.stderr
+    assert (f"needs Python {oldest} or newer; this kernel runs Python {major}.{minor - 1}.14"
+            in result.stderr), result.stderr
 
 
 def test_it_is_a_form_in_colab_and_collapsed_in_jupyter():

@@ -11,7 +11,7 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
-from embedding_course import plotting
+from embedding_course import plotting, rounding
 from embedding_course.length_generalisation import FIT_ACCURACY, TASK_NAMES, Results, chance_level
 from embedding_course.tables import markdown_table
 from embedding_course.tiny_transformer import SCHEME_NAMES, SCHEMES
@@ -195,12 +195,13 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
 
 
 def format_window(results: Results, task: str, scheme: str, window: str) -> str:
-    """``"mean (min-max)"`` over the seeds of one window's accuracy, rounded to 0.1.
+    """``"mean (range)"`` over the seeds of one window's accuracy, to one decimal.
 
     Past the training length only the seeds that learned the task count; the cell says
     :data:`DID_NOT_LEARN` when none did, :data:`NO_PREDICTION` when they cannot read that far.
-    Accuracies are rounded to one decimal: the seeds spread more than that, and no rounding
-    difference between machines can move it.
+    The range holds every seed, its ends rounded outwards, as the lesson's prose quotes it
+    (``rounding.enclosing_range``). A table is output, so it shows whatever this run gives; the
+    prose checks that what it quotes would read the same on any machine.
     """
     seeds = results.settings.seeds if window == "seen" else results.fitted_seeds(task, scheme)
     if not seeds:
@@ -209,7 +210,7 @@ def format_window(results: Results, task: str, scheme: str, window: str) -> str:
     if all(math.isnan(value) for value in per_seed):
         return NO_PREDICTION
     mean = results.window_accuracy(task, scheme, window)
-    return f"{mean:.1f} ({min(per_seed):.1f}–{max(per_seed):.1f})"
+    return f"{mean:.1f} ({rounding.enclosing_range(per_seed, within=(0, 1), margin=0)})"
 
 
 def results_table(results: Results, task: str) -> str:
