@@ -5,9 +5,10 @@
  * <input type="range"> (or a <select>) with a visible label. Arrow keys move one step, Home
  * and End jump to the first and last; the figure is switched to that precomputed state with
  * the step's own Plotly command, and a live region says where the control now is, e.g.
- * "position: 17 (step 18 of 50)". Plotly's slider stays for the mouse and touch; both
- * controls follow each other, and the HTML one shows only while it has the focus
- * (course-explorer-keys.css). Then it stands in for Plotly's own: Plotly's slider and menus
+ * "position: 17 (step 18 of 50)", and then the chart's title where the step rewrote it (the
+ * figure's takeaway, which a reader would otherwise have to go and find). Plotly's slider
+ * stays for the mouse and touch; both controls follow each other, and the HTML one shows only
+ * while it has the focus (course-explorer-keys.css). Then it stands in for Plotly's own: Plotly's slider and menus
  * are hidden, and the HTML controls lie where Plotly's slider (the band at the foot of the
  * chart) or lone dropdown was. A reader sees one control, in one place.
  *
@@ -159,8 +160,21 @@
     });
   }
 
-  function announce(status, label, stepLabel, index, count) {
-    status.textContent = label + ': ' + stepLabel + ' (step ' + (index + 1) + ' of ' + count + ')';
+  // Does a control's step rewrite the chart's title (its takeaway: "T = 1024: one-hot up to
+  // 131.3 M numbers")? Then the announcement reads the new title after where the control is.
+  function rewritesTitle(steps) {
+    return steps.some(function (step) {
+      return (step.args || []).some(function (change) {
+        return change && typeof change === 'object' && ('title.text' in change || 'title' in change);
+      });
+    });
+  }
+
+  function announce(status, label, stepLabel, index, count, gd) {
+    var title = gd && gd.layout && gd.layout.title;
+    title = gd ? plainText(title && (title.text || title)) : '';
+    status.textContent = label + ': ' + stepLabel + ' (step ' + (index + 1) + ' of ' + count + ')' +
+      (title ? '. ' + title : '');
   }
 
   function addSlider(gd, panel, status, slider, index) {
@@ -194,17 +208,22 @@
     }
     show(slider.active || 0);
 
+    var titled = rewritesTitle(steps) ? gd : null;
     input.addEventListener('input', function () {
       var active = Number(input.value);
       var stepLabel = show(active);
       var change = {};
       change['sliders[' + index + '].active'] = active;
-      runStep(gd, steps[active]).then(function () { return window.Plotly.relayout(gd, change); });
-      announce(status, label, stepLabel, active, steps.length);
+      runStep(gd, steps[active]).then(function () { return window.Plotly.relayout(gd, change); })
+        .then(function () {
+          if (Number(input.value) === active) {
+            announce(status, label, stepLabel, active, steps.length, titled);
+          }
+        });
     });
     return function onPlotlyChange(active) {
       if (Number(input.value) === active) { return; }
-      announce(status, label, show(active), active, steps.length);
+      announce(status, label, show(active), active, steps.length, titled);
     };
   }
 
@@ -229,17 +248,22 @@
     row.appendChild(select);
     panel.appendChild(row);
 
+    var titled = rewritesTitle(buttons) ? gd : null;
     select.addEventListener('change', function () {
       var active = Number(select.value);
       var change = {};
       change['updatemenus[' + index + '].active'] = active;
-      runStep(gd, buttons[active]).then(function () { return window.Plotly.relayout(gd, change); });
-      announce(status, label, select.options[active].textContent, active, buttons.length);
+      runStep(gd, buttons[active]).then(function () { return window.Plotly.relayout(gd, change); })
+        .then(function () {
+          if (Number(select.value) === active) {
+            announce(status, label, select.options[active].textContent, active, buttons.length, titled);
+          }
+        });
     });
     return function onPlotlyChange(active) {
       if (Number(select.value) === active) { return; }
       select.value = String(active);
-      announce(status, label, select.options[active].textContent, active, buttons.length);
+      announce(status, label, select.options[active].textContent, active, buttons.length, titled);
     };
   }
 

@@ -203,6 +203,15 @@
     });
   }
 
+  // The toolbar's drag modes (box zoom, pan, box and lasso select) work with a pointer only:
+  // as tab stops they put four keys' worth of nothing before every explorer's own control.
+  // Zoom in and out, autoscale, reset and download still take the focus.
+  function untabMouseTools(gd) {
+    gd.querySelectorAll('.modebar-btn[data-attr="dragmode"]').forEach(function (button) {
+      if (button.tabIndex !== -1) { button.tabIndex = -1; }
+    });
+  }
+
   var drawing = new WeakMap();  // figure -> the promise of its drawing
 
   function draw(gd) {
@@ -240,6 +249,8 @@
       if (preview) { preview.remove(); }
       gd.style.height = fitted.layout.height + 'px';
       return Plotly.newPlot(gd, fitted.data, fitted.layout, config).then(function () {
+        untabMouseTools(gd);
+        gd.on('plotly_afterplot', function () { untabMouseTools(gd); });  // the toolbar is redrawn
         return narrow ? clearSliders(Plotly, gd).then(function () { return clearLegend(Plotly, gd); }) : null;
       }).then(function () {
         return marginsChangeWithSteps(spec) ? keepWidestMargins(Plotly, gd) : null;

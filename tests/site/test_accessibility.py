@@ -114,6 +114,13 @@ def _one_control_on_screen(docname: str, label: str, figure, control) -> None:
             f"{docname}: '{label}' is not where Plotly's dropdown was: {seen}")
 
 
+# The chart's title as words, as the explorer's announcement reads it (<br> a space)
+PLAIN_TITLE = """gd => { const title = gd.layout.title, box = document.createElement('div');
+    box.innerHTML = String((title && (title.text || title)) || '');
+    box.querySelectorAll('br').forEach(br => br.replaceWith(' '));
+    return box.textContent.replace(/[ \\t\\r\\n]+/g, ' ').trim(); }"""
+
+
 def _press(page, figure, status, key: str) -> tuple[str, str]:
     """Press ``key`` on the focused control; return the figure's new state and the announcement."""
     before, drawn = status.text_content(), figure.evaluate(FIGURE_STATE)
@@ -167,8 +174,13 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
                             ("End", count - 1), ("Home", 0)):
             if target == int(control.input_value()):
                 continue
+            title = figure.evaluate(PLAIN_TITLE)
             new_state, said = _press(page, figure, status, key)
             moved_to = int(control.input_value())
+            new_title = figure.evaluate(PLAIN_TITLE)
+            assert new_title == title or said.endswith(new_title), (
+                f"{docname}: '{label}' {key} rewrote the chart's title to {new_title!r}, "
+                f"and the live region says only {said!r}")
             assert moved_to == target, f"{docname}: '{label}' {key} moved to {moved_to}, not {target}"
             assert new_state != state, f"{docname}: '{label}' {key} did not change the figure"
             assert f"step {target + 1} of {count}" in said and said.startswith(label), (
@@ -415,3 +427,85 @@ def test_axe_finds_no_wcag_violations(browser, site_url, docname, scheme):
         assert problems == [], f"{docname} ({scheme}): axe-core found:\n" + "\n".join(problems)
     finally:
         result.page.context.close()
+
+
+def test_a_button_pressed_with_a_key_keeps_the_focus_and_says_what_it_did(browser, site_url):
+    """The copy button lost the focus when pressed (clipboard.js copies from a text area it
+    focuses and removes) and the colour-mode button blurred itself: the next Tab started at the
+    top of the page. Both keep it now; a copy is announced, and the colour-mode button is named
+    by the mode it has set."""
+    result = visit(browser, f"{site_url}/book/lessons/02_one_hot.html", site_url)
+    page = result.page
+    try:
+        copy = page.locator("button.copybtn").first
+        copy.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("""() => [...document.querySelectorAll('[role="status"]')]
+            .some(status => /Copied/.test(status.textContent))""", timeout=5000)
+        assert copy.evaluate("button => document.activeElement === button"), "the copy button lost the focus"
+        mode = page.locator(".theme-switch-button").first
+        assert mode.get_attribute("aria-label") == "Color mode: as the system"
+        mode.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("button => button.getAttribute('aria-label') !== 'Color mode: as the system'",
+                               arg=mode.element_handle(), timeout=5000)
+        shown = page.evaluate("() => document.documentElement.dataset.mode")
+        assert mode.get_attribute("aria-label") == f"Color mode: {shown}", shown
+        page.wait_for_function("button => document.activeElement === button", arg=mode.element_handle(),
+                               timeout=5000)  # the theme blurs it as it sets the mode; it comes back
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_button_the_keyboard_reaches_shows_where_the_focus_is(browser, site_url, scheme):
+    """The search field, the sidebar toggle and the launch, source and download menus showed no
+    focus ring (Bootstrap clears it), and Plotly's toolbar rang in 1 px black, invisible in dark
+    mode. Every button reached by Tab draws a ring now, and the toolbar's drag modes, which a key
+    cannot use, are no tab stops."""
+    result = visit(browser, f"{site_url}/book/lessons/02_one_hot.html", site_url, color_scheme=scheme)
+    page = result.page
+    try:
+        figure = page.locator(".course-plot").first
+        figure.scroll_into_view_if_needed()
+        page.wait_for_function("gd => gd.dataset.state === 'drawn'", arg=figure.element_handle())
+        page.evaluate("() => { window.scrollTo(0, 0); document.activeElement.blur(); }")
+        unringed, seen = [], set()
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            focused = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+                return {button: e.tagName === 'BUTTON', name: e.getAttribute('aria-label') || e.title
+                        || e.getAttribute('data-title') || e.textContent.trim().slice(0, 30),
+                        ring: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2,
+                        toolbar: e.classList.contains('modebar-btn'),
+                        drag: e.dataset.attr === 'dragmode'}; }""")
+            if focused["button"] and not focused["ring"]:
+                unringed.append(focused["name"])
+            seen.add(focused["name"])
+            assert not focused["drag"], f"the toolbar's drag mode '{focused['name']}' is a tab stop"
+            if focused["toolbar"] and "Reset axes" in seen:
+                break
+        assert "Reset axes" in seen and "Download this page" in seen, sorted(seen)
+        assert unringed == [], f"{scheme}: buttons without a focus ring: {unringed}"
+    finally:
+        page.context.close()
+
+
+def test_a_box_that_scrolls_sideways_is_a_named_tab_stop_on_a_phone(browser, site_url):
+    """A table or listing wider than a phone takes the focus (to scroll it by keys); it was a
+    tab stop with no name. It is a region named for what it is ("table, scrolls sideways")."""
+    result = visit(browser, f"{site_url}/book/lessons/03_dense_lookup.html", site_url, viewport=(390, 844))
+    page = result.page
+    try:
+        page.mouse.wheel(0, 4000)  # bring boxes near the screen: each is measured as it comes
+        page.wait_for_function("""() => document.querySelectorAll(
+            '.pst-scrollable-table-container[tabindex="0"], pre[tabindex="0"]').length > 0""", timeout=10_000)
+        boxes = page.evaluate("""() => [...document.querySelectorAll(
+            '.pst-scrollable-table-container, pre, .cell_output > .output')]
+            .filter(box => box.tabIndex === 0)
+            .map(box => [box.className || box.tagName, box.getAttribute('role'),
+                         box.getAttribute('aria-label') || ''])""")
+        unnamed = [box for box in boxes if box[1] != "region" or not box[2].endswith("scrolls sideways")]
+        assert boxes and unnamed == [], unnamed
+    finally:
+        page.context.close()

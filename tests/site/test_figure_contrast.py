@@ -1,7 +1,8 @@
 """Every Plotly figure's text reads well on what is behind it, in light and dark mode.
 
 For each drawn figure the test measures, in Chromium, the colour of its title, tick labels,
-axis titles, legend and slider labels (the SVG text's computed ``fill``) against the colour
+axis titles, legend and slider labels and the words beside its points (the SVG text's computed
+``fill``; a heatmap's cell values stand on their cells and are left out) against the colour
 actually behind the figure (the nearest backgrounds, composited until one is opaque), and
 asks for the WCAG AA contrast of normal text, 4.5:1. It checks the theme the page opened
 with, then switches the theme while the page is open and checks again.
@@ -23,7 +24,10 @@ OTHER = {"light": "dark", "dark": "light"}
 # Relative luminance and contrast as WCAG 2.1 defines them, computed in the page.
 LOW_CONTRAST_TEXT = """(minimum) => {
   const TEXT = '.gtitle, .xtick text, .ytick text, .g-xtitle text, .g-ytitle text, '
-             + '.legendtext, .slider-group text, .cbaxis text, .annotation-text';
+             + '.legendtext, .slider-group text, .cbaxis text, .annotation-text, .textpoint text';
+  // a heatmap's cell values (a text-only trace) stand on their cells, coloured for them
+  const onCells = (text) => { const trace = text.closest('.trace');
+    return trace && trace.__data__ && trace.__data__[0].trace.mode === 'text'; };
   const parse = (css) => {
     const v = (css.match(/[\\d.]+/g) || []).map(Number);
     return {r: v[0] || 0, g: v[1] || 0, b: v[2] || 0, a: v.length > 3 ? v[3] : (css ? 1 : 0)};
@@ -51,7 +55,7 @@ LOW_CONTRAST_TEXT = """(minimum) => {
   const found = [], bad = [];
   document.querySelectorAll('.js-plotly-plot').forEach((gd) => {
     gd.querySelectorAll(TEXT).forEach((text) => {
-      if (!text.textContent.trim() || !text.getClientRects().length) { return; }
+      if (!text.textContent.trim() || !text.getClientRects().length || onCells(text)) { return; }
       const style = getComputedStyle(text);
       if (style.visibility === 'hidden' || style.display === 'none') { return; }
       const behind = background(gd);
