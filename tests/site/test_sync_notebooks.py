@@ -143,6 +143,8 @@ def test_without_a_build_no_notebook_is_written(tmp_path):
     (tmp_path / "book").mkdir()
     (tmp_path / "_config.yml").write_text("repository:\n  url: https://example.org/course\n")
     (tmp_path / "requirements-nodeps.in").write_text("")
+    (tmp_path / "code").mkdir()  # the set-up cell names the package's oldest Python
+    (tmp_path / "code" / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.11"\n')
     page = tmp_path / "book" / "page.md"
     page.write_text("---\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n# Page\n\n"
                     "```{code-cell} ipython3\n:tags: [remove-cell]\n\n# @title Set-up: old\n```\n\n"
