@@ -133,6 +133,30 @@ def shifted_scores_gap(queries, keys, shift: float, base: float = 10000.0) -> fl
     return float((scores - shifted).abs().max() / scores.abs().max())
 
 
+def pairs_telling_apart(head_width: int, near: int, far: int, min_angle: float = 0.5,
+                        base: float = 10000.0) -> int:
+    """How many of a RoPE head's pairs turn a key ``far`` places back at least ``min_angle`` rad
+    (round the circle) away from a key ``near`` places back.
+
+    Pair ``i`` turns a key ``k`` places back by ``k * base ** (-2i / head_width)``, so it tells
+    the two keys apart by ``(far - near)`` times its speed, modulo a full turn: a fast pair can
+    come round to almost the same angle (lesson 7: in a 4-channel head, 9 back looks like 3
+    back to both pairs), a slow one barely moves.
+
+    Returns:
+        The number of pairs, 0 .. head_width / 2.
+    """
+    head_width = checks.whole(head_width, "head_width", minimum=2, hint="channels in one attention head")
+    if head_width % 2:
+        raise ValueError(f"head_width must be even (RoPE turns pairs of channels), got {head_width}")
+    near = checks.whole(near, "near", minimum=0, hint="a number of places back")
+    far = checks.whole(far, "far", minimum=0, hint="a number of places back")
+    min_angle = checks.number(min_angle, "min_angle", above=0, below=math.pi, hint="an angle in rad")
+    turned = (far - near) * inverse_frequencies(head_width, base)  # (head_width/2,) rad
+    apart = torch.remainder(turned + math.pi, 2 * math.pi) - math.pi  # in [-pi, pi): round the circle
+    return int((apart.abs() > min_angle).sum())
+
+
 def alibi_slopes(num_heads: int) -> torch.Tensor:
     """The per-head slopes of ALiBi: a geometric sequence starting at ``2 ** (-8 / num_heads)``.
 

@@ -112,3 +112,17 @@ def test_shifted_scores_gap_is_rounding_for_rope_and_checks_its_arguments():
         rope.shifted_scores_gap(queries[:, :5], keys[:, :5], 3)
     with pytest.raises(ValueError, match="shift"):
         rope.shifted_scores_gap(queries, keys, "3")
+
+
+def test_pairs_telling_apart_counts_pairs_that_separate_two_offsets_round_the_circle():
+    """Lesson 7: 9 back from 3 back is 6 rad on the fastest pair, 0.28 rad short of a full turn."""
+    assert rope.pairs_telling_apart(4, 3, 9) == 0  # 0.28 rad and 0.06 rad
+    assert rope.pairs_telling_apart(4, 3, 4) == 1  # 1 rad on the fast pair, 0.01 on the slow
+    by_hand = sum(abs(math.remainder(6 * 10000 ** (-2 * i / 64), 2 * math.pi)) > 0.5 for i in range(32))
+    assert rope.pairs_telling_apart(64, 3, 9) == by_hand == 8
+    assert rope.pairs_telling_apart(128, 3, 9) == 17
+    for call, message in [(lambda: rope.pairs_telling_apart(5, 3, 9), "head_width must be even"),
+                          (lambda: rope.pairs_telling_apart(4, -1, 9), "near must be"),
+                          (lambda: rope.pairs_telling_apart(4, 3, 9, min_angle=4.0), "min_angle must be")]:
+        with pytest.raises(ValueError, match=message):
+            call()
