@@ -11,7 +11,8 @@ are both float32 rounding, "below 10⁻⁶".
 A number from training or sampling moves a little from one machine to the next too, and a
 page quotes it to one decimal, say. That holds on every machine only if the number is not near
 the point where its rounding changes: :func:`steady` checks that, and :func:`enclosing_range`
-writes the range of several seeds with its ends rounded outwards (every seed lies inside it).
+writes the range of several seeds with its ends rounded outwards (every seed lies inside it);
+:func:`outward_ends` gives those ends as numbers, for "at least" and "at most".
 """
 
 from __future__ import annotations
@@ -101,15 +102,16 @@ def steady(value: float, decimals: int = 1, margin: float | None = None) -> floa
     return value
 
 
-def enclosing_range(values: Iterable[float], decimals: int = 1, margin: float | None = None,
-                    within: tuple[float, float] = (-math.inf, math.inf)) -> str:
-    """The smallest range at ``decimals`` places that holds every value: "0.5–0.7" for 0.52 and 0.65.
+def outward_ends(values: Iterable[float], decimals: int = 1, margin: float | None = None,
+                 within: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float]:
+    """The lowest and highest value, rounded outwards to ``decimals`` places: (0.5, 0.7) for 0.52 and 0.65.
 
-    Its ends are rounded outwards, so an end moves only if a value crosses a grid point: each
-    value must lie ``margin`` (as in :func:`steady`) or more from the grid points that would
-    move an end. ``within`` are limits no value can pass (an accuracy's (0, 1)): an end at a
-    limit cannot move, so 0.9988 gives the end 1.0 on any machine; a value at a limit (1.0: every
-    answer right) is a count, not a rounding, and is taken as it is.
+    An end moves only if a value crosses a grid point, so each value must lie ``margin`` (as
+    in :func:`steady`) or more from the grid points that would move an end. ``within`` are
+    limits no value can pass (an accuracy's (0, 1)): an end at a limit cannot move, so 0.9988
+    gives the end 1.0 on any machine; a value at a limit (1.0: every answer right) is a count,
+    not a rounding, and is taken as it is. The low end is what every value reaches ("at least
+    0.9"), the high end what none passes ("within 1.4").
 
     Raises:
         ValueError: for no values, values outside ``within``, or a value whose end would move
@@ -134,5 +136,15 @@ def enclosing_range(values: Iterable[float], decimals: int = 1, margin: float | 
         for point in crossable:
             if abs(value - point) < margin:
                 raise ValueError(f"value {value!r} is within {margin:g} of {point:.{decimals}f}, so the "
-                                 f"range's end {end:.{decimals}f} could move; quote it otherwise")
-    return f"{ends[0]:.{decimals}f}–{ends[1]:.{decimals}f}"
+                                 f"end {end:.{decimals}f} could move; quote it otherwise")
+    return round(ends[0], decimals), round(ends[1], decimals)
+
+
+def enclosing_range(values: Iterable[float], decimals: int = 1, margin: float | None = None,
+                    within: tuple[float, float] = (-math.inf, math.inf)) -> str:
+    """The smallest range at ``decimals`` places that holds every value: "0.5–0.7" for 0.52 and 0.65.
+
+    Its ends are :func:`outward_ends`, which checks that no rounding difference moves them.
+    """
+    low, high = outward_ends(values, decimals, margin, within)
+    return f"{low:.{decimals}f}–{high:.{decimals}f}"

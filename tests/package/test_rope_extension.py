@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from embedding_course import rope, rope_extension, rope_scaling
+from embedding_course import rope, rope_extension, rope_scaling, rounding
 from embedding_course.length_generalisation import RunSettings, train_model
 
 
@@ -81,11 +81,25 @@ def test_page_claims(results):
         assert seen_right == 1.0 and 0.9 < seen_swapped < seen_right
         # "past them it falls": further than on the training lengths
         assert seen_swapped - np.nanmean(swapped[models.train_len :]) > 0.3
+    # the trained numbers lesson 8 quotes, as it quotes them: none near a rounding boundary
+    def window(name, low, high):
+        return [np.nanmean(results.layout_accuracy[(name, seed)][low:high]) for seed in models.seeds]
+
+    seen, longer = (0, models.train_len), (models.train_len, models.test_len)
+    rounding.enclosing_range(window("swapped", *seen), decimals=2, within=(0, 1))
+    rounding.steady(np.mean(window("swapped", *longer)))
+    rounding.enclosing_range(window("right", *longer), within=(0, 1))
+    rounding.enclosing_range(plain.tolist(), within=(0, 1))
+    rounding.steady(results.seen("zero-shot", "linear").mean())
+    rounding.steady(results.beyond("fine-tuned", "linear").mean())
+    worst = min(results.beyond("fine-tuned", method).min() for method in ("none", "ntk", "yarn"))
+    rounding.outward_ends([worst], decimals=2, within=(0, 1))
 
 
 def test_fitted_score_explodes_outside_and_stays_bounded_inside():
     fit = rope_scaling.fitted_score()
     assert fit["inside_max"] < 2
+    rounding.outward_ends([fit["inside_max"]], within=(0, float("inf")))  # quoted as "within"
     assert fit["outside_max"] > 1000 * fit["inside_max"]
 
 

@@ -102,6 +102,16 @@ def test_bad_input_is_refused_with_what_is_allowed(call, message):
         call()
 
 
+def test_the_ends_are_what_every_value_reaches_and_what_none_passes():
+    assert rounding.outward_ends([0.52, 0.65]) == (0.5, 0.7)
+    assert rounding.outward_ends([0.9922, 0.9961], decimals=2, within=(0, 1)) == (0.99, 1.0)
+    assert rounding.outward_ends([1.366], within=(0, math.inf)) == (1.3, 1.4)
+    low, high = rounding.outward_ends([0.8912, 0.9588], decimals=2)
+    assert low <= 0.8912 and high >= 0.9588
+    with pytest.raises(ValueError, match="could move"):
+        rounding.outward_ends([0.9902], decimals=2)  # a rounding difference could give 0.98
+
+
 def test_an_end_at_a_limit_no_value_can_pass_stays():
     assert rounding.enclosing_range([0.9988, 0.95], within=(0.0, 1.0)) == "0.9–1.0"
     assert rounding.enclosing_range([0.0012, 0.05], within=(0.0, 1.0)) == "0.0–0.1"
