@@ -57,7 +57,8 @@ SITE_TAGS = {"remove-cell", "remove-input", "remove-output", "hide-input", "hide
              "notebook-only", "site-only", "skip-execution"}
 EXERCISES_HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*$", re.MULTILINE)
 SOLUTION_TEMPLATE = """<details>
-<summary><b>Solution</b> (open it after trying the exercise; to run it, copy it into a code cell)</summary>
+<summary><b>Solution to exercise {number}</b> (open it after trying the exercise; to run it, copy it into a \
+code cell)</summary>
 
 ```python
 {source}
@@ -270,16 +271,17 @@ def reference_lookup(page: Path, pages: list[Path]):
     return lookup
 
 
-def solution_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """A solution as a collapsed Markdown block: readable on demand, never run by Run All."""
-    return nbformat.v4.new_markdown_cell(SOLUTION_TEMPLATE.format(source=cell.source.strip("\n")))
+def solution_cell(cell: nbformat.NotebookNode, number: int) -> nbformat.NotebookNode:
+    """Exercise ``number``'s solution, a collapsed Markdown block: read on demand, not run by Run All."""
+    text = SOLUTION_TEMPLATE.format(number=number, source=cell.source.strip("\n"))
+    return nbformat.v4.new_markdown_cell(text)
 
 
 def notebook_cells(markdown: str, page: Path, lookup, pages: list[Path]) -> list[nbformat.NotebookNode]:
     references = reference_lookup(page, pages)
     cells = []
     in_exercises = False
-    figures = 0
+    figures = solutions = 0
     for cell in jupytext.reads(markdown, fmt="md:myst").cells:
         tags = set(cell.metadata.get("tags", []))
         if not twin_cells.in_twin(cell):
@@ -290,7 +292,8 @@ def notebook_cells(markdown: str, page: Path, lookup, pages: list[Path]) -> list
                 in_exercises = headings[-1] == "Exercises"
             cell.source = twin_cells.plain_headings(to_jupyter(cell.source, page, lookup, references))
         elif tags & {"hide-input", "hide-cell"} and in_exercises:
-            cell = solution_cell(cell)
+            solutions += 1  # exercise N's solution is the Nth (test_sync_notebooks checks the pages)
+            cell = solution_cell(cell, solutions)
         else:
             cell.source = twin_cells.without_glue(cell.source)  # the values are in the text already
             if not cell.source.strip():

@@ -351,6 +351,50 @@ def test_every_control_is_named_by_the_text_it_shows(page_visit):
         f"{docname}: the colour-mode button's icons are read out: {icons}")
 
 
+ICON_GLYPH = re.compile("[\ue000-\uf8ff]")  # the icon font's private-use characters
+TEXT_ROLES = {"StaticText", "InlineTextBox"}  # pieces of a name, not names
+
+
+def _names_holding_an_icon(page) -> list[tuple[str, str]]:
+    session = page.context.new_cdp_session(page)
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    return [(node["role"]["value"], node["name"]["value"]) for node in nodes
+            if node.get("role", {}).get("value") not in TEXT_ROLES
+            and ICON_GLYPH.search(node.get("name", {}).get("value", "") or "")]
+
+
+def test_no_name_reads_an_icon_out(page_visit):
+    """The theme draws its icons as characters of an icon font; a link or button named by its
+    content was read as "\uf104 Previous" or, on a phone, the contents button as "\uf03a"."""
+    docname, result = page_visit
+    assert _names_holding_an_icon(result.page) == [], docname
+
+
+def test_no_name_reads_an_icon_out_on_a_phone(browser, site_url):
+    result = visit(browser, f"{site_url}/book/lessons/03_dense_lookup.html", site_url, viewport=(390, 800))
+    try:
+        assert _names_holding_an_icon(result.page) == []
+        named = result.page.evaluate("""() => [...document.querySelectorAll('.sidebar-toggle')]
+            .filter(b => b.checkVisibility()).length""")
+        assert named == 2  # both drawer buttons are there, and named above by their titles
+    finally:
+        result.page.context.close()
+
+
+def test_no_two_disclosures_share_a_name(page_visit):
+    """A screen reader lists a page's disclosures by name: three "Show code cell content" cannot
+    be told apart, "Show the solution to exercise 2" can (WCAG 2.4.6, Headings and Labels)."""
+    docname, result = page_visit
+    session = result.page.context.new_cdp_session(result.page)
+    root = session.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    names = []
+    for node_id in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "summary"})["nodeIds"]:
+        ax = session.send("Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False})
+        names.append(ax["nodes"][0].get("name", {}).get("value", ""))
+    twice = sorted({name for name in names if names.count(name) > 1})
+    assert twice == [], f"{docname}: disclosures that share a name: {twice}"
+
+
 def test_no_id_is_given_twice(page_visit):
     """WCAG 2.1's 4.1.1 (Parsing): ids are unique, or a caption, label or description that
     points at one may name another element. Checked with every figure drawn (Plotly and the

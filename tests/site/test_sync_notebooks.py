@@ -77,16 +77,25 @@ def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
         if "remove-cell" in tags and "notebook-only" not in tags:
             assert cell.source not in code, "a cell for the website alone is in the notebook"
     solutions = [cell.source for cell in twin.cells if cell.cell_type == "markdown"
-                 and cell.source.startswith("<details>") and "<b>Solution</b>" in cell.source]
+                 and cell.source.startswith("<details>") and "<b>Solution to exercise" in cell.source]
     exercises_start = next((i for i, cell in enumerate(source.cells)
                             if re.search(r"^## Exercises\s*$", cell.source, re.MULTILINE)), None)
     expected = [] if exercises_start is None else [
         cell for cell in source.cells[exercises_start:]
         if {"hide-input", "hide-cell"} & set(cell.metadata.get("tags", []))]
     assert len(solutions) == len(expected)
-    for solution, cell in zip(solutions, expected, strict=True):
+    for number, (solution, cell) in enumerate(zip(solutions, expected, strict=True), start=1):
         assert cell.source.strip() in solution and solution.rstrip().endswith("</details>")
         assert cell.source not in code, "a solution would run with Run All"
+        # exercise N's solution is the Nth, and is named so: on the site, in the notebook
+        assert f"<b>Solution to exercise {number}</b>" in solution
+        prompts = cell.metadata.get("mystnb", {})
+        assert prompts.get("code_prompt_show") == f"Show the solution to exercise {number}", (
+            f"the site names solution {number} by what it answers: give the cell mystnb: code_prompt_show")
+        assert prompts.get("code_prompt_hide") == f"Hide the solution to exercise {number}"
+        before = source.cells[:source.cells.index(cell)]
+        exercise = next(c.source for c in reversed(before) if re.search(r"\*\*Exercise \d+", c.source))
+        assert re.findall(r"\*\*Exercise (\d+)", exercise)[-1] == str(number)
 
 
 def test_glue_values_are_formatted_as_on_the_page():

@@ -13,7 +13,7 @@
 // and @keyframes are kept, and so are the theme's light and dark rules. With "fonts", each
 // @font-face whose src names one of those font files gets that source instead.
 // Prints {"css": "...", "icons": [code points]}: the bundle, and the private-use characters
-// (icon glyphs) that its rules write with `content`.
+// (icon glyphs) that its rules write with `content`, each given an empty alternative text.
 // Any error ends the process with status 1.
 'use strict';
 
@@ -82,7 +82,14 @@ async function main() {
   if (request.fonts) { useFonts(root, request.fonts); }
   const icons = new Set();
   root.walkDecls('content', (declaration) => {
-    codePoints(declaration.value).filter(isIcon).forEach((point) => icons.add(point));
+    const drawn = codePoints(declaration.value).filter(isIcon);
+    drawn.forEach((point) => icons.add(point));
+    // An icon is a picture, not a word: its alternative text is empty, so a screen reader does
+    // not read a private-use character into the name of the link or button that holds it
+    // ("\uf104 Previous"). A browser without CSS alternative text keeps the declaration before.
+    if (drawn.length && !declaration.value.includes('/')) {
+      declaration.cloneAfter({value: `${declaration.value} / ""`});
+    }
   });
   const css = '@charset "UTF-8";\n' + root.toString() + '\n';
   process.stdout.write(JSON.stringify({css, icons: [...icons].sort((a, b) => a - b)}));
