@@ -62,6 +62,19 @@
     }
   }
 
+  // The names an axis of categories shows (its ticks as drawn, a line break as a space): words
+  // a reader needs, where numbered ticks are not.
+  function categoryNames(gd, key) {
+    var axis = (gd._fullLayout || {})[key];
+    if (!axis || axis.type !== 'category') { return []; }
+    var ticks = gd.querySelectorAll('.' + key.charAt(0) + key.slice(5) + 'tick text');
+    return [].map.call(ticks, function (tick) {
+      var lines = tick.querySelectorAll('tspan.line');
+      return lines.length ? [].map.call(lines, function (line) { return line.textContent; }).join(' ')
+        : tick.textContent;
+    }).map(plainText).filter(Boolean);
+  }
+
   function describeFigure(gd) {
     var layout = gd.layout || {};
     var parts = [];
@@ -71,15 +84,21 @@
       if (!/^[xyz]axis\d*$/.test(key)) { return; }
       var axisTitle = layout[key] && layout[key].title;
       var text = plainText(axisTitle && (axisTitle.text || axisTitle));
+      var categories = categoryNames(gd, key);
+      if (categories.length) { text = (text ? text + ', ' : '') + categories.join(', '); }
       var sentence = key.charAt(0) + ' axis: ' + text + '.';
       if (text && parts.indexOf(sentence) < 0) { parts.push(sentence); }
     });
+    var entries = [].map.call(gd.querySelectorAll('.legend .legendtext'), function (text) {
+      return plainText(text.textContent);
+    }).filter(Boolean);  // the legend as drawn, which the hidden drawing no longer reads out
+    if (entries.length) { parts.push('Legend: ' + entries.join(', ') + '.'); }
     var controls = (layout.sliders || []).length + (layout.updatemenus || []).length;
     if (controls) { parts.push('Use the controls below the chart to change what it shows.'); }
     return parts.join(' ');
   }
 
-  // The figure's accessible name (its caption) and description (title and axes).
+  // The figure's accessible name (its caption) and description (title, axes and legend).
   function nameFigure(gd) {
     var figure = gd.closest('figure');
     var caption = figure && figure.querySelector('figcaption');

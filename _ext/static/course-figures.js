@@ -206,9 +206,17 @@
   // The toolbar's drag modes (box zoom, pan, box and lasso select) work with a pointer only:
   // as tab stops they put four keys' worth of nothing before every explorer's own control.
   // Zoom in and out, autoscale, reset and download still take the focus.
-  function untabMouseTools(gd) {
+  // After each drawing: the toolbar's drag modes (mouse tools) leave the tab order, and the
+  // drawing's SVG is hidden from screen readers, which read the figure's name (its caption) and
+  // description (title, axes, legend) instead of some sixty tick labels one by one; so is the
+  // off-screen SVG Plotly measures text with.
+  function quietPlotlyInternals(gd) {
     gd.querySelectorAll('.modebar-btn[data-attr="dragmode"]').forEach(function (button) {
       if (button.tabIndex !== -1) { button.tabIndex = -1; }
+    });
+    var drawings = [].slice.call(gd.querySelectorAll('svg.main-svg'));
+    drawings.concat([document.getElementById('js-plotly-tester')]).forEach(function (svg) {
+      if (svg && svg.getAttribute('aria-hidden') !== 'true') { svg.setAttribute('aria-hidden', 'true'); }
     });
   }
 
@@ -249,8 +257,8 @@
       if (preview) { preview.remove(); }
       gd.style.height = fitted.layout.height + 'px';
       return Plotly.newPlot(gd, fitted.data, fitted.layout, config).then(function () {
-        untabMouseTools(gd);
-        gd.on('plotly_afterplot', function () { untabMouseTools(gd); });  // the toolbar is redrawn
+        quietPlotlyInternals(gd);
+        gd.on('plotly_afterplot', function () { quietPlotlyInternals(gd); });  // the toolbar is redrawn
         return narrow ? clearSliders(Plotly, gd).then(function () { return clearLegend(Plotly, gd); }) : null;
       }).then(function () {
         return marginsChangeWithSteps(spec) ? keepWidestMargins(Plotly, gd) : null;

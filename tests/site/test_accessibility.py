@@ -428,6 +428,29 @@ def test_every_plotly_figure_has_an_accessible_name(page_visit):
     assert descriptions_that_misread_their_titles(result.page) == [], docname
 
 
+def test_a_figure_is_read_by_its_caption_and_description_not_its_drawing(page_visit):
+    """Plotly's SVG read out as some sixty fragments (tick labels, legend entries, the
+    off-screen text tester as an unnamed image). It is hidden; the description lists the legend."""
+    docname, result = page_visit
+    page = result.page
+    _draw_every_figure(page)
+    session = page.context.new_cdp_session(page)
+    root = session.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    for selector in [".course-plot", "#js-plotly-tester"]:
+        found = session.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
+        for node_id in found:
+            read = session.send("Accessibility.queryAXTree", {"nodeId": node_id, "role": "StaticText"})
+            read = read["nodes"]
+            texts = [node.get("name", {}).get("value", "") for node in read if not node.get("ignored")]
+            assert texts == [], f"{docname}: {selector} is read out piece by piece: {texts[:8]}"
+    legends = page.evaluate("""() => [...document.querySelectorAll('.course-plot')].map(gd => [gd.id,
+        [...gd.querySelectorAll('.legend .legendtext')].map(t => t.textContent.replace(/\\s+/g, ' ').trim()),
+        document.getElementById(gd.getAttribute('aria-describedby')).textContent])""")
+    for figure, entries, description in legends:
+        if entries:
+            assert f"Legend: {', '.join(entries)}." in description, f"{docname}: {figure}: {description!r}"
+
+
 # Each drawn figure's title (Plotly's markup, with the <br> a phone's layout adds) and what its
 # description, read out after its caption, says
 TITLES_AND_DESCRIPTIONS = """() => [...document.querySelectorAll('.course-plot[aria-describedby]')]
