@@ -12,7 +12,8 @@
  * A button pressed with a key keeps the focus. The copy button lost it (clipboard.js copies
  * from a hidden text area it focuses and then removes), and so did the theme's colour-mode,
  * search and sidebar buttons, which blur themselves: the next Tab started again at the top of
- * the page. A copy is also announced, and the colour-mode button says which mode is on.
+ * the page. A closed dialog gives the focus back to the button that opened it. A copy is also
+ * announced, and the colour-mode button says which mode is on.
  */
 (function () {
   'use strict';
@@ -97,17 +98,31 @@
     window.setTimeout(function () { status.textContent = text; }, 50);  // the same text again is read too
   }
 
+  function focusLost() { return document.activeElement === document.body || !document.activeElement; }
+  function refocus(button) {
+    if (focusLost() && button && button.isConnected && button.getClientRects().length) {
+      button.focus({preventScroll: true});
+    }
+  }
+
+  var opener = null;  // the button that opened the dialog open now (a drawer, the search)
   document.addEventListener('click', function (event) {
     var button = event.target.closest && event.target.closest('button');
-    if (!button || event.detail !== 0) { return; }  // detail 0: pressed with a key, not clicked
+    if (!button) { return; }
     window.setTimeout(function () {
-      if ((document.activeElement === document.body || !document.activeElement) && button.isConnected
-          && button.getClientRects().length) {
-        button.focus({preventScroll: true});
-      }
+      if (document.querySelector('dialog[open]')) { opener = button; }
+      if (event.detail !== 0) { return; }  // detail 0: pressed with a key, not clicked
+      refocus(button);
       if (button.classList.contains('copybtn')) { announce(button.getAttribute('data-tooltip') || 'Copied'); }
     }, 0);
-  });
+  }, true);  // on its way down: the theme's sidebar buttons stop the click from bubbling
+  // A dialog closed (Escape, a tap beside it) gives the focus back to the button that opened it:
+  // the theme leaves it on <body>, so a screen reader starts again at the top (restoring it is
+  // left to a follow-up of pydata-sphinx-theme PR #2338). 'close' does not bubble: caught on its way down.
+  document.addEventListener('close', function (event) {
+    if (event.target.tagName !== 'DIALOG') { return; }
+    window.setTimeout(function () { refocus(opener); opener = null; }, 0);
+  }, true);
 
   // The colour-mode button's name says the mode: the theme writes it on <html data-mode>.
   var MODES = {auto: 'as the system', light: 'light', dark: 'dark'};

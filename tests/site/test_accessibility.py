@@ -524,6 +524,25 @@ def test_a_button_pressed_with_a_key_keeps_the_focus_and_says_what_it_did(browse
         page.context.close()
 
 
+@pytest.mark.parametrize("opener", [".primary-toggle", ".secondary-toggle", ".search-button__button"])
+def test_a_closed_dialog_gives_the_focus_back_to_the_button_that_opened_it(browser, site_url, opener):
+    """On a phone the contents, the page's sections and the search open as dialogs. Closed with
+    Escape, the theme left the focus on <body>, so a screen reader started again at the top."""
+    result = visit(browser, f"{site_url}/book/lessons/03_dense_lookup.html", site_url, viewport=(390, 800))
+    page = result.page
+    try:
+        button = page.locator(opener).filter(visible=True).first
+        button.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('dialog[open]')", timeout=5000)
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.querySelector('dialog[open]')", timeout=5000)
+        page.wait_for_function("button => document.activeElement === button", arg=button.element_handle(),
+                               timeout=5000)
+    finally:
+        page.context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_button_the_keyboard_reaches_shows_where_the_focus_is(browser, site_url, scheme):
     """The search field, the sidebar toggle and the launch, source and download menus showed no
