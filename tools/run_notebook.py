@@ -35,8 +35,8 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
 # A twin's solution block, as tools/sync_notebooks.py writes it (SOLUTION_TEMPLATE).
 SOLUTION = re.compile(
-    r"^<details>\n<summary><b>Solution</b>.*?\n(?P<fence>`{3,})python\n(?P<source>.*?)\n(?P=fence)\n",
-    re.DOTALL)
+    r"^<details>\n<summary><b>Solution to exercise \d+</b>.*?\n"
+    r"(?P<fence>`{3,})python\n(?P<source>.*?)\n(?P=fence)\n", re.DOTALL)
 RUN_ALONE = '''
 def _course_run_alone(source):
     """Run ``source`` as a cell would, in a copy of this namespace."""

@@ -92,7 +92,8 @@ def test_runner_stops_a_cell_that_runs_past_its_limit(tmp_path):
 
 
 def test_runner_runs_each_solution_alone_after_the_cells_above_it(tmp_path):
-    solution = "<details>\n<summary><b>Solution</b> (open it)</summary>\n\n```python\n{}\n```\n\n</details>"
+    solution = ("<details>\n<summary><b>Solution to exercise 1</b> (open it)</summary>\n\n```python\n{}\n```"
+                "\n\n</details>")
     notebook = nbformat.v4.new_notebook()
     first = solution.format("import math\nprint('Correct!', math.pi * x)")
     second = solution.format("print(math.pi)")  # math was imported by the other solution only
