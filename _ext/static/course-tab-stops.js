@@ -98,7 +98,12 @@
     window.setTimeout(function () { status.textContent = text; }, 50);  // the same text again is read too
   }
 
-  function focusLost() { return document.activeElement === document.body || !document.activeElement; }
+  // Nowhere the reader can go on from: the page's body, or a dialog that has closed (a tap beside
+  // a drawer focuses the dialog itself before it closes).
+  function focusLost() {
+    var active = document.activeElement;
+    return !active || active === document.body || Boolean(active.closest && active.closest('dialog:not([open])'));
+  }
   function refocus(button) {
     if (focusLost() && button && button.isConnected && button.getClientRects().length) {
       button.focus({preventScroll: true});

@@ -524,10 +524,14 @@ def test_a_button_pressed_with_a_key_keeps_the_focus_and_says_what_it_did(browse
         page.context.close()
 
 
-@pytest.mark.parametrize("opener", [".primary-toggle", ".secondary-toggle", ".search-button__button"])
-def test_a_closed_dialog_gives_the_focus_back_to_the_button_that_opened_it(browser, site_url, opener):
+@pytest.mark.parametrize("opener, beside", [(".primary-toggle", (380, 400)), (".secondary-toggle", (10, 400)),
+                                            (".search-button__button", (195, 780))])
+@pytest.mark.parametrize("close", ["Escape", "a tap beside it"])
+def test_a_closed_dialog_gives_the_focus_back_to_the_button_that_opened_it(browser, site_url, opener, beside,
+                                                                          close):
     """On a phone the contents, the page's sections and the search open as dialogs. Closed with
-    Escape, the theme left the focus on <body>, so a screen reader started again at the top."""
+    Escape or a tap beside them, the theme left the focus on <body>, so a screen reader started
+    again at the top."""
     result = visit(browser, f"{site_url}/book/lessons/03_dense_lookup.html", site_url, viewport=(390, 800))
     page = result.page
     try:
@@ -535,10 +539,15 @@ def test_a_closed_dialog_gives_the_focus_back_to_the_button_that_opened_it(brows
         button.focus()
         page.keyboard.press("Enter")
         page.wait_for_function("() => document.querySelector('dialog[open]')", timeout=5000)
-        page.keyboard.press("Escape")
+        if close == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.touchscreen.tap(*beside)
         page.wait_for_function("() => !document.querySelector('dialog[open]')", timeout=5000)
         page.wait_for_function("button => document.activeElement === button", arg=button.element_handle(),
                                timeout=5000)
+        after_frames(page)  # and it stays there
+        assert button.evaluate("button => document.activeElement === button")
     finally:
         page.context.close()
 
