@@ -52,6 +52,28 @@ function codePoints(value) {
 
 function isIcon(point) { return point >= 0xe000 && point <= 0xf8ff; }
 
+// Every custom property the sheets set, with each value they give it.
+function customProperties(root) {
+  const properties = new Map();
+  root.walkDecls((declaration) => {
+    if (!declaration.prop.startsWith('--')) { return; }
+    properties.set(declaration.prop, (properties.get(declaration.prop) || []).concat(declaration.value));
+  });
+  return properties;
+}
+
+// The icon characters a value draws: written in it, or in a custom property it reads
+// (the theme's admonition titles: `content: var(--pst-icon-admonition-tip)`).
+function drawnIcons(value, properties, seen = new Set()) {
+  const points = codePoints(value).filter(isIcon);
+  for (const [, name] of value.matchAll(/var\(\s*(--[\w-]+)/g)) {
+    if (seen.has(name)) { continue; }
+    seen.add(name);
+    (properties.get(name) || []).forEach((text) => points.push(...drawnIcons(text, properties, seen)));
+  }
+  return points;
+}
+
 function useFonts(root, fonts) {
   root.walkAtRules('font-face', (rule) => {
     rule.walkDecls('src', (declaration) => {
@@ -81,8 +103,9 @@ async function main() {
   });
   if (request.fonts) { useFonts(root, request.fonts); }
   const icons = new Set();
+  const properties = customProperties(root);
   root.walkDecls('content', (declaration) => {
-    const drawn = codePoints(declaration.value).filter(isIcon);
+    const drawn = drawnIcons(declaration.value, properties);
     drawn.forEach((point) => icons.add(point));
     // An icon is a picture, not a word: its alternative text is empty, so a screen reader does
     // not read a private-use character into the name of the link or button that holds it
