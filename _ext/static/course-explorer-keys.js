@@ -13,7 +13,8 @@
  * chart) or lone dropdown was. A reader sees one control, in one place.
  *
  * It also names each figure for assistive technology: the figure's caption (a <figcaption>
- * around it) becomes its accessible name, the chart's own title and axes its description.
+ * around it) becomes its accessible name, and what the chart writes (title, notes, axes, colour
+ * scales, legend, point labels) its description.
  *
  * Figures may be drawn late (lazily, when scrolled near): a loader announces each drawn figure
  * with the document event 'course:figure-drawn' ({detail: {element: gd}}). Figures already
@@ -62,43 +63,66 @@
     }
   }
 
-  // The names an axis of categories shows (its ticks as drawn, a line break as a space): words
-  // a reader needs, where numbered ticks are not.
-  function categoryNames(gd, key) {
-    var axis = (gd._fullLayout || {})[key];
-    if (!axis || axis.type !== 'category') { return []; }
-    var ticks = gd.querySelectorAll('.' + key.charAt(0) + key.slice(5) + 'tick text');
-    return [].map.call(ticks, function (tick) {
-      var lines = tick.querySelectorAll('tspan.line');
-      return lines.length ? [].map.call(lines, function (line) { return line.textContent; }).join(' ')
-        : tick.textContent;
-    }).map(plainText).filter(Boolean);
+  // Text the chart draws, as plain words (a line break drawn as lines becomes a space). The
+  // drawing is hidden from screen readers (course-figures.js), so the description carries it.
+  function drawnTexts(gd, selector) {
+    return [].map.call(gd.querySelectorAll(selector), function (text) {
+      var lines = text.querySelectorAll('tspan.line');
+      return plainText(lines.length ? [].map.call(lines, function (line) { return line.textContent; }).join(' ')
+        : text.textContent);
+    }).filter(Boolean);
   }
 
+  function unique(items) {
+    return items.filter(function (item, index) { return items.indexOf(item) === index; });
+  }
+
+  var MOST_LABELS = 60;  // point labels read out before "and N more"
+
+  // The figure's description: its title, the notes drawn on it (panel titles, markers), its
+  // axes (with the names on an axis of categories), colour scales, legend and labelled points.
   function describeFigure(gd) {
     var layout = gd.layout || {};
     var parts = [];
     var title = layout.title && (layout.title.text || layout.title);
     if (typeof title === 'string' && plainText(title)) { parts.push('Chart: ' + plainText(title) + '.'); }
+    var notes = unique(drawnTexts(gd, '.annotation-text'));
+    if (notes.length) { parts.push('On the chart: ' + notes.join('; ') + '.'); }
     Object.keys(layout).sort().forEach(function (key) {
       if (!/^[xyz]axis\d*$/.test(key)) { return; }
       var axisTitle = layout[key] && layout[key].title;
       var text = plainText(axisTitle && (axisTitle.text || axisTitle));
-      var categories = categoryNames(gd, key);
-      if (categories.length) { text = (text ? text + ', ' : '') + categories.join(', '); }
-      var sentence = key.charAt(0) + ' axis: ' + text + '.';
+      var number = key.slice(5);
+      var isCategories = ((gd._fullLayout || {})[key] || {}).type === 'category';
+      var categories = isCategories ? unique(drawnTexts(gd, '.' + key.charAt(0) + number + 'tick text')) : [];
+      if (categories.length) { text = (text ? text + ': ' : '') + categories.join(', '); }
+      var panels = Object.keys(layout).filter(function (other) { return other.charAt(0) === key.charAt(0)
+        && /^[xyz]axis\d*$/.test(other); }).length;
+      var name = key.charAt(0) + ' axis' + (panels > 1 && categories.length ? ' of panel ' + (number || 1) : '');
+      var sentence = name + ': ' + text + '.';
       if (text && parts.indexOf(sentence) < 0) { parts.push(sentence); }
     });
-    var entries = [].map.call(gd.querySelectorAll('.legend .legendtext'), function (text) {
-      return plainText(text.textContent);
-    }).filter(Boolean);  // the legend as drawn, which the hidden drawing no longer reads out
+    var scales = unique(drawnTexts(gd, '.cbtitle text'));
+    if (scales.length) { parts.push('Colour scale: ' + scales.join(', ') + '.'); }
+    var entries = drawnTexts(gd, '.legend .legendtext');
     if (entries.length) { parts.push('Legend: ' + entries.join(', ') + '.'); }
+    var labels = drawnTexts(gd, '.textpoint text');
+    (gd.data || []).forEach(function (trace) {  // a 3-D chart writes its labels in WebGL, not SVG
+      if (trace.type === 'scatter3d' && /text/.test(trace.mode || '')) {
+        labels = labels.concat([].concat(trace.text || []).map(plainText));
+      }
+    });
+    labels = unique(labels.filter(function (label) { return /[a-z]/i.test(label); }));
+    if (labels.length) {  // words on points; numbers written in cells are left to the drawing
+      var more = labels.length > MOST_LABELS ? ', and ' + (labels.length - MOST_LABELS) + ' more' : '';
+      parts.push('Labelled points: ' + labels.slice(0, MOST_LABELS).join(', ') + more + '.');
+    }
     var controls = (layout.sliders || []).length + (layout.updatemenus || []).length;
     if (controls) { parts.push('Use the controls below the chart to change what it shows.'); }
     return parts.join(' ');
   }
 
-  // The figure's accessible name (its caption) and description (title, axes and legend).
+  // The figure's accessible name (its caption) and description (what the chart writes).
   function nameFigure(gd) {
     var figure = gd.closest('figure');
     var caption = figure && figure.querySelector('figcaption');

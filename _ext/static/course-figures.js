@@ -203,13 +203,12 @@
     });
   }
 
-  // The toolbar's drag modes (box zoom, pan, box and lasso select) work with a pointer only:
-  // as tab stops they put four keys' worth of nothing before every explorer's own control.
-  // Zoom in and out, autoscale, reset and download still take the focus.
-  // After each drawing: the toolbar's drag modes (mouse tools) leave the tab order, and the
-  // drawing's SVG is hidden from screen readers, which read the figure's name (its caption) and
-  // description (title, axes, legend) instead of some sixty tick labels one by one; so is the
-  // off-screen SVG Plotly measures text with.
+  // After each drawing. The toolbar's drag modes (box zoom, pan, box and lasso select) work
+  // with a pointer only: as tab stops they put four keys' worth of nothing before every
+  // explorer's own control, so they leave the tab order (zoom, autoscale, reset and download
+  // stay). The drawing's SVG is hidden from screen readers, which read the figure's name (its
+  // caption) and description (what the chart writes: course-explorer-keys.js) instead of some
+  // sixty tick labels one by one; so is the off-screen SVG Plotly measures text with.
   function quietPlotlyInternals(gd) {
     gd.querySelectorAll('.modebar-btn[data-attr="dragmode"]').forEach(function (button) {
       if (button.tabIndex !== -1) { button.tabIndex = -1; }

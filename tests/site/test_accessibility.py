@@ -430,7 +430,8 @@ def test_every_plotly_figure_has_an_accessible_name(page_visit):
 
 def test_a_figure_is_read_by_its_caption_and_description_not_its_drawing(page_visit):
     """Plotly's SVG read out as some sixty fragments (tick labels, legend entries, the
-    off-screen text tester as an unnamed image). It is hidden; the description lists the legend."""
+    off-screen text tester as an unnamed image). It is hidden; the description carries what
+    it wrote: notes, colour scales, legend."""
     docname, result = page_visit
     page = result.page
     _draw_every_figure(page)
@@ -443,10 +444,17 @@ def test_a_figure_is_read_by_its_caption_and_description_not_its_drawing(page_vi
             read = read["nodes"]
             texts = [node.get("name", {}).get("value", "") for node in read if not node.get("ignored")]
             assert texts == [], f"{docname}: {selector} is read out piece by piece: {texts[:8]}"
-    legends = page.evaluate("""() => [...document.querySelectorAll('.course-plot')].map(gd => [gd.id,
-        [...gd.querySelectorAll('.legend .legendtext')].map(t => t.textContent.replace(/\\s+/g, ' ').trim()),
-        document.getElementById(gd.getAttribute('aria-describedby')).textContent])""")
-    for figure, entries, description in legends:
+    # what the hidden drawing wrote that a reader needs: its notes (panel titles, markers),
+    # colour-scale titles and legend, each in the description
+    drawn = page.evaluate("""() => [...document.querySelectorAll('.course-plot')].map(gd => {
+        const words = selector => [...gd.querySelectorAll(selector)].map(t => t.textContent.trim())
+            .filter(Boolean);
+        return [gd.id, words('.annotation-text'), words('.cbtitle text'), words('.legend .legendtext'),
+                document.getElementById(gd.getAttribute('aria-describedby')).textContent]; })""")
+    for figure, notes, scales, entries, description in drawn:
+        said = re.sub(r"\s+", "", description)
+        missing = [text for text in notes + scales + entries if re.sub(r"\s+", "", text) not in said]
+        assert missing == [], f"{docname}: {figure}: the description {description!r} leaves out {missing}"
         if entries:
             assert f"Legend: {', '.join(entries)}." in description, f"{docname}: {figure}: {description!r}"
 
