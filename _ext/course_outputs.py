@@ -12,8 +12,10 @@ through MIME render plugins (``myst_nb.mime_renderers`` entry points, declared i
   ``_static/figures/PAGE/ID.json`` (fetched when a figure is drawn) and their phone heights
   worked out (``figure_heights.py``); the node is then written as a placeholder of the figure's
   final size with a light preview, which ``static/course-figures.js`` draws into;
-* an exercise becomes its answer box (:func:`self_check_html`), judged in the browser by
-  ``static/self_check.js`` with the same rules as the package's checker;
+* an exercise becomes a :class:`self_check` node, numbered in reading order when its page is
+  written (:func:`number_exercises`) and then written as its answer box
+  (:func:`self_check_html`), judged in the browser by ``static/self_check.js`` with the same
+  rules as the package's checker;
 * a static figure that the build also drew for a narrow screen (``course_glue.py`` puts that
   drawing in its PNG output's metadata) becomes a :class:`narrow_picture`: the figure's image
   and the narrow one, which the site's HTML translator (``page_images.py``) writes as a
@@ -49,6 +51,10 @@ class plotly_figure(nodes.General, nodes.Element):  # docutils names its node cl
     """A Plotly figure: ``spec`` (its JSON data), and once placed ``div_id``, ``src``, ``heights``."""
 
 
+class self_check(nodes.General, nodes.Element):
+    """An exercise's answer box: ``exercise`` (its declaration as JSON), and once placed ``number``."""
+
+
 class narrow_picture(nodes.General, nodes.Element):
     """A static figure with a drawing for narrow screens: children [narrow image at the figure's
     density, the same at twice it (when there is one), image]; ``densities`` says which."""
@@ -68,8 +74,7 @@ class CourseOutputs:
             spec = {key: value for key, value in data.content.items() if key != "config"}
             return [plotly_figure(spec=spec)]
         if data.mime_type == EXERCISE_MIME and not inline:
-            return [nodes.raw(text=self_check_html(data.content), format="html",
-                              classes=["output", OWN_OUTPUT_CLASS], course_exercise=True)]
+            return [self_check(exercise=data.content)]
         metadata = data.output_metadata.get("image/png", {}) if data.mime_type == "image/png" else {}
         if metadata.get(NARROW_PNG) and not inline:
             drawings = {density: a2b_base64(metadata[key])
@@ -145,8 +150,20 @@ def visit_plotly_figure(translator, node: plotly_figure) -> None:
 
 
 def page_has_exercises(doctree) -> bool:
-    return doctree is not None and any(
-        node.get("course_exercise") for node in doctree.findall(nodes.raw))
+    return doctree is not None and any(True for _ in doctree.findall(self_check))
+
+
+def number_exercises(app, doctree, docname: str) -> None:
+    """Number a page's answer boxes in reading order: the Nth answers exercise N (a test in
+    test_sync_notebooks checks the pages), so a screen reader can tell their controls apart."""
+    for number, node in enumerate(doctree.findall(self_check), start=1):
+        node["number"] = number
+
+
+def visit_self_check(translator, node: self_check) -> None:
+    translator.body.append(f'<div class="output {OWN_OUTPUT_CLASS}">'
+                           f'{self_check_html(node["exercise"], node["number"])}</div>\n')
+    raise nodes.SkipNode
 
 
 def _tolerance_text(kind: dict) -> str:
@@ -210,12 +227,15 @@ def answer_format(kind: dict) -> str:
     raise ValueError(f"no answer box for a {kind['kind']}")
 
 
-def self_check_html(exercise: dict) -> str:
+def self_check_html(exercise: dict, number: int) -> str:
     """The answer box of one exercise: labelled inputs, a Check button, a live feedback region.
 
     Args:
         exercise: the declaration as JSON (``EXERCISE_MIME``); it goes into the page for
             ``self_check.js``.
+        number: the exercise's number on its page, in the box's name ("Check your answer to
+            exercise 2") and its button's ("Check exercise 2": the words after "Check" are
+            read out, not shown).
     """
     base = f"self-check-{exercise['name']}"
     kind = exercise["answer"]
@@ -233,12 +253,13 @@ def self_check_html(exercise: dict) -> str:
             f"{html.escape(answer_format(part))}</span>"
             f"</div>")
     data = json.dumps(exercise, allow_nan=False).replace("</", "<\\/")
-    legend = "Check your answer" + (f": {exercise['label']}" if fields else "")
+    legend = f"Check your answer to exercise {number}" + (f": {exercise['label']}" if fields else "")
     return (
         f'<form class="{FORM_CLASS}" id="{base}" data-exercise="{exercise["name"]}" novalidate>'
         f"<fieldset><legend>{html.escape(legend)}</legend>"
         + "".join(rows)
-        + '<button type="submit" class="course-self-check-button">Check</button>'
+        + '<button type="submit" class="course-self-check-button">Check'
+        f'<span class="course-visually-hidden"> exercise {number}</span></button>'
         f'<div class="course-self-check-feedback" id="{base}-feedback" role="status" '
         'aria-live="polite"></div>'
         f"</fieldset>"
@@ -249,6 +270,8 @@ def self_check_html(exercise: dict) -> str:
 
 def setup(app):
     app.add_node(plotly_figure, html=(visit_plotly_figure, None))
+    app.add_node(self_check, html=(visit_self_check, None))
     app.add_node(narrow_picture)  # written by the site's HTML translator (page_images.py)
     app.connect("doctree-resolved", place_figures)
+    app.connect("doctree-resolved", number_exercises)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

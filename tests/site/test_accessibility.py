@@ -381,18 +381,21 @@ def test_no_name_reads_an_icon_out_on_a_phone(browser, site_url):
         result.page.context.close()
 
 
-def test_no_two_disclosures_share_a_name(page_visit):
-    """A screen reader lists a page's disclosures by name: three "Show code cell content" cannot
-    be told apart, "Show the solution to exercise 2" can (WCAG 2.4.6, Headings and Labels)."""
+@pytest.mark.parametrize("kind, selector", [("disclosures", "summary"), ("answer boxes", "form fieldset"),
+                                            ("Check buttons", ".course-self-check-button")])
+def test_no_two_disclosures_or_answer_boxes_share_a_name(page_visit, kind, selector):
+    """A screen reader lists a page's disclosures, groups and buttons by name: three "Show code
+    cell content" or "Check" cannot be told apart, "Show the solution to exercise 2" and "Check
+    exercise 2" can (WCAG 2.4.6, Headings and Labels)."""
     docname, result = page_visit
     session = result.page.context.new_cdp_session(result.page)
     root = session.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
     names = []
-    for node_id in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "summary"})["nodeIds"]:
+    for node_id in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
         ax = session.send("Accessibility.getPartialAXTree", {"nodeId": node_id, "fetchRelatives": False})
         names.append(ax["nodes"][0].get("name", {}).get("value", ""))
     twice = sorted({name for name in names if names.count(name) > 1})
-    assert twice == [], f"{docname}: disclosures that share a name: {twice}"
+    assert twice == [], f"{docname}: {kind} that share a name: {twice}"
 
 
 def test_no_id_is_given_twice(page_visit):

@@ -92,9 +92,11 @@ def test_a_form_has_labelled_boxes_a_button_a_live_region_and_the_declaration():
     exercise = engine.to_json(one_hot.one_hot_memory_exercise())
     [node] = course_outputs.CourseOutputs.handle_mime(None, MimeData(course_outputs.EXERCISE_MIME, exercise),
                                                       False)
-    html = node.astext()
-    # not "text_html": the theme puts those on a light card in dark mode
-    assert node.get("course_exercise") and node["classes"] == ["output", course_outputs.OWN_OUTPUT_CLASS]
+    assert isinstance(node, course_outputs.self_check) and node["exercise"] == exercise
+    html = course_outputs.self_check_html(exercise, 2)
+    # named for its exercise: a screen reader lists a page's boxes and buttons by name
+    assert "<legend>Check your answer to exercise 2: " in html
+    assert '>Check<span class="course-visually-hidden"> exercise 2</span></button>' in html
     ids = re.findall(r'<input id="([^"]+)"', html)
     assert ids == ["self-check-one-hot-memory-0", "self-check-one-hot-memory-1"]
     for box in ids:
@@ -145,7 +147,7 @@ def test_the_format_reads_right_for_one_word_one_number_and_a_mask():
 
 def test_json_cannot_close_the_script_early():
     exercise = engine.Exercise(name="x", answer=engine.Number(2.0, 0.1), hint="", success="</script>!")
-    assert "</script>!" not in course_outputs.self_check_html(engine.to_json(exercise))
+    assert "</script>!" not in course_outputs.self_check_html(engine.to_json(exercise), 1)
 
 
 def test_an_unknown_answer_kind_has_no_box():

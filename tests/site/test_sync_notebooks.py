@@ -84,6 +84,14 @@ def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
         cell for cell in source.cells[exercises_start:]
         if {"hide-input", "hide-cell"} & set(cell.metadata.get("tags", []))]
     assert len(solutions) == len(expected)
+    # the site numbers the answer boxes in reading order ("Check exercise 2"): the Nth box
+    # follows the text of exercise N
+    boxes = [cell for cell in source.cells if cell.cell_type == "code" and "answer = None" in cell.source]
+    assert len(boxes) == len(expected)
+    for number, box in enumerate(boxes, start=1):
+        before = source.cells[:source.cells.index(box)]
+        task = next(c.source for c in reversed(before) if re.search(r"(?i)exercise \d+", c.source))
+        assert re.findall(r"(?i)exercise (\d+)", task)[-1] == str(number), f"answer box {number}"
     for number, (solution, cell) in enumerate(zip(solutions, expected, strict=True), start=1):
         assert cell.source.strip() in solution and solution.rstrip().endswith("</details>")
         assert cell.source not in code, "a solution would run with Run All"
