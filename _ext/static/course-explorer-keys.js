@@ -68,8 +68,9 @@
   function drawnTexts(gd, selector) {
     return [].map.call(gd.querySelectorAll(selector), function (text) {
       var lines = text.querySelectorAll('tspan.line');
-      return plainText(lines.length ? [].map.call(lines, function (line) { return line.textContent; }).join(' ')
-        : text.textContent);
+      var words = lines.length ? [].map.call(lines, function (line) { return line.textContent; }).join(' ')
+        : text.textContent;  // drawn text is plain already: no markup to read
+      return words.replace(/[ \t\r\n]+/g, ' ').trim();
     }).filter(Boolean);
   }
 
