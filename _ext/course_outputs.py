@@ -52,7 +52,8 @@ class plotly_figure(nodes.General, nodes.Element):  # docutils names its node cl
 
 
 class self_check(nodes.General, nodes.Element):
-    """An exercise's answer box: ``exercise`` (its declaration as JSON), and once placed ``number``."""
+    """An exercise's answer box: ``exercise`` (its declaration as JSON), and once numbered
+    (:func:`number_exercises`) ``number``."""
 
 
 class narrow_picture(nodes.General, nodes.Element):
@@ -161,6 +162,7 @@ def number_exercises(app, doctree, docname: str) -> None:
 
 
 def visit_self_check(translator, node: self_check) -> None:
+    # the site's own output class, not Jupyter's "text_html" (OWN_OUTPUT_CLASS: no light card in dark mode)
     translator.body.append(f'<div class="output {OWN_OUTPUT_CLASS}">'
                            f'{self_check_html(node["exercise"], node["number"])}</div>\n')
     raise nodes.SkipNode

@@ -37,8 +37,10 @@
     var box = document.createElement('div');
     box.innerHTML = String(text || '');
     box.querySelectorAll('br').forEach(function (br) { br.replaceWith(' '); });
-    return (box.textContent || '').replace(/[ \t\r\n]+/g, ' ').trim();
+    return squeezed(box.textContent || '');
   }
+
+  function squeezed(text) { return text.replace(/[ \t\r\n]+/g, ' ').trim(); }
 
   // What a slider is called: its name, else the text Plotly writes before its value.
   function sliderLabel(slider, index) {
@@ -68,9 +70,8 @@
   function drawnTexts(gd, selector) {
     return [].map.call(gd.querySelectorAll(selector), function (text) {
       var lines = text.querySelectorAll('tspan.line');
-      var words = lines.length ? [].map.call(lines, function (line) { return line.textContent; }).join(' ')
-        : text.textContent;  // drawn text is plain already: no markup to read
-      return words.replace(/[ \t\r\n]+/g, ' ').trim();
+      return squeezed(lines.length ? [].map.call(lines, function (line) { return line.textContent; }).join(' ')
+        : text.textContent);  // drawn text is plain already: no markup to read
     }).filter(Boolean);
   }
 
@@ -79,6 +80,37 @@
   }
 
   var MOST_LABELS = 60;  // point labels read out before "and N more"
+
+  // One sentence per axis title (with the names on an axis of categories); where a chart has
+  // several panels, which ones: "x axis of panels 1 and 2: dimension."
+  function describeAxes(gd, layout) {
+    var byLetter = {};  // 'x' -> [[text, [panel, ...]], ...] in panel order
+    Object.keys(layout).filter(function (key) { return /^[xyz]axis\d*$/.test(key); }).sort(function (a, b) {
+      return a.charAt(0).localeCompare(b.charAt(0)) || (Number(a.slice(5)) || 1) - (Number(b.slice(5)) || 1);
+    }).forEach(function (key) {
+      var axisTitle = layout[key] && layout[key].title;
+      var text = plainText(axisTitle && (axisTitle.text || axisTitle));
+      var number = key.slice(5);
+      var isCategories = ((gd._fullLayout || {})[key] || {}).type === 'category';
+      var categories = isCategories ? unique(drawnTexts(gd, '.' + key.charAt(0) + number + 'tick text')) : [];
+      if (categories.length) { text = (text ? text + ': ' : '') + categories.join(', '); }
+      var axes = byLetter[key.charAt(0)] = byLetter[key.charAt(0)] || [];
+      var same = axes.filter(function (axis) { return axis[0] === text; })[0];
+      if (same) { same[1].push(number || '1'); } else { axes.push([text, [number || '1']]); }
+    });
+    var sentences = [];
+    Object.keys(byLetter).forEach(function (letter) {
+      var axes = byLetter[letter];
+      var panels = axes.reduce(function (count, axis) { return count + axis[1].length; }, 0);
+      axes.forEach(function (axis) {
+        if (!axis[0]) { return; }
+        var which = panels < 2 ? '' : ' of panel' + (axis[1].length > 1 ? 's ' : ' ')
+          + axis[1].slice(0, -1).join(', ') + (axis[1].length > 1 ? ' and ' : '') + axis[1][axis[1].length - 1];
+        sentences.push(letter + ' axis' + which + ': ' + axis[0] + '.');
+      });
+    });
+    return sentences;
+  }
 
   // The figure's description: its title, the notes drawn on it (panel titles, markers), its
   // axes (with the names on an axis of categories), colour scales, legend and labelled points.
@@ -89,20 +121,7 @@
     if (typeof title === 'string' && plainText(title)) { parts.push('Chart: ' + plainText(title) + '.'); }
     var notes = unique(drawnTexts(gd, '.annotation-text'));
     if (notes.length) { parts.push('On the chart: ' + notes.join('; ') + '.'); }
-    Object.keys(layout).sort().forEach(function (key) {
-      if (!/^[xyz]axis\d*$/.test(key)) { return; }
-      var axisTitle = layout[key] && layout[key].title;
-      var text = plainText(axisTitle && (axisTitle.text || axisTitle));
-      var number = key.slice(5);
-      var isCategories = ((gd._fullLayout || {})[key] || {}).type === 'category';
-      var categories = isCategories ? unique(drawnTexts(gd, '.' + key.charAt(0) + number + 'tick text')) : [];
-      if (categories.length) { text = (text ? text + ': ' : '') + categories.join(', '); }
-      var panels = Object.keys(layout).filter(function (other) { return other.charAt(0) === key.charAt(0)
-        && /^[xyz]axis\d*$/.test(other); }).length;
-      var name = key.charAt(0) + ' axis' + (panels > 1 && categories.length ? ' of panel ' + (number || 1) : '');
-      var sentence = name + ': ' + text + '.';
-      if (text && parts.indexOf(sentence) < 0) { parts.push(sentence); }
-    });
+    parts = parts.concat(describeAxes(gd, layout));
     var scales = unique(drawnTexts(gd, '.cbtitle text'));
     if (scales.length) { parts.push('Colour scale: ' + scales.join(', ') + '.'); }
     var entries = drawnTexts(gd, '.legend .legendtext');

@@ -115,7 +115,7 @@
     var button = event.target.closest && event.target.closest('button');
     if (!button) { return; }
     window.setTimeout(function () {
-      if (document.querySelector('dialog[open]')) { opener = button; }
+      if (document.querySelector('dialog[open]') && !button.closest('dialog')) { opener = button; }
       if (event.detail !== 0) { return; }  // detail 0: pressed with a key, not clicked
       refocus(button);
       if (button.classList.contains('copybtn')) { announce(button.getAttribute('data-tooltip') || 'Copied'); }

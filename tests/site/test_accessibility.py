@@ -460,6 +460,16 @@ def test_a_figure_is_read_by_its_caption_and_description_not_its_drawing(page_vi
         assert missing == [], f"{docname}: {figure}: the description {description!r} leaves out {missing}"
         if entries:
             assert f"Legend: {', '.join(entries)}." in description, f"{docname}: {figure}: {description!r}"
+    # on a chart of several panels, each axis is said with its panel ("y axis of panel 2: ...")
+    panelled = page.evaluate("""() => [...document.querySelectorAll('.course-plot')].map(gd => [gd.id,
+        ['x', 'y'].filter(letter => Object.keys(gd.layout).filter(key =>
+            new RegExp('^' + letter + 'axis\\\\d*$').test(key) && gd.layout[key].title
+            && gd.layout[key].title.text).length > 1),
+        document.getElementById(gd.getAttribute('aria-describedby')).textContent])""")
+    for figure, letters, description in panelled:
+        for letter in letters:
+            said = re.findall(rf"\b{letter} axis[^:]*:", description)
+            assert said and all(" of panel" in axis for axis in said), f"{docname}: {figure}: {description!r}"
 
 
 # Each drawn figure's title (Plotly's markup, with the <br> a phone's layout adds) and what its
