@@ -126,17 +126,19 @@
     if (scales.length) { parts.push('Colour scale: ' + scales.join(', ') + '.'); }
     var entries = drawnTexts(gd, '.legend .legendtext');
     if (entries.length) { parts.push('Legend: ' + entries.join(', ') + '.'); }
+    // Words on points; numbers written in cells are left to the drawing. A 3-D chart draws in
+    // WebGL, and shows its points' words when a pointer rests on them: the description says them.
     var labels = drawnTexts(gd, '.textpoint text');
-    (gd.data || []).forEach(function (trace) {  // a 3-D chart writes its labels in WebGL, not SVG
-      if (trace.type === 'scatter3d' && /text/.test(trace.mode || '')) {
-        labels = labels.concat([].concat(trace.text || []).map(plainText));
-      }
+    var hovered = [];
+    (gd.data || []).forEach(function (trace) {
+      if (trace.type === 'scatter3d') { hovered = hovered.concat([].concat(trace.text || []).map(plainText)); }
     });
-    labels = unique(labels.filter(function (label) { return /[a-z]/i.test(label); }));
-    if (labels.length) {  // words on points; numbers written in cells are left to the drawing
-      var more = labels.length > MOST_LABELS ? ', and ' + (labels.length - MOST_LABELS) + ' more' : '';
-      parts.push('Labelled points: ' + labels.slice(0, MOST_LABELS).join(', ') + more + '.');
-    }
+    [['Labelled points: ', labels], ['Points, named when pointed at: ', hovered]].forEach(function (kind) {
+      var words = unique(kind[1].filter(function (label) { return /[a-z]/i.test(label); }));
+      if (!words.length) { return; }
+      var more = words.length > MOST_LABELS ? ', and ' + (words.length - MOST_LABELS) + ' more' : '';
+      parts.push(kind[0] + words.slice(0, MOST_LABELS).join(', ') + more + '.');
+    });
     var controls = (layout.sliders || []).length + (layout.updatemenus || []).length;
     if (controls) { parts.push('Use the controls below the chart to change what it shows.'); }
     return parts.join(' ');

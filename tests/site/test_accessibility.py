@@ -460,6 +460,13 @@ def test_a_figure_is_read_by_its_caption_and_description_not_its_drawing(page_vi
         assert missing == [], f"{docname}: {figure}: the description {description!r} leaves out {missing}"
         if entries:
             assert f"Legend: {', '.join(entries)}." in description, f"{docname}: {figure}: {description!r}"
+    # a 3-D chart's points are named only when a pointer rests on them: the description names them
+    hovered = page.evaluate("""() => [...document.querySelectorAll('.course-plot')].map(gd => [gd.id,
+        (gd.data || []).filter(trace => trace.type === 'scatter3d').flatMap(trace => trace.text || []),
+        document.getElementById(gd.getAttribute('aria-describedby')).textContent])""")
+    for figure, words, description in hovered:
+        missing = [word for word in words[:60] if word not in description]
+        assert missing == [], f"{docname}: {figure}: the description {description!r} leaves out {missing}"
     # on a chart of several panels, each axis is said with its panel ("y axis of panel 2: ...")
     panelled = page.evaluate("""() => [...document.querySelectorAll('.course-plot')].map(gd => [gd.id,
         ['x', 'y'].filter(letter => Object.keys(gd.layout).filter(key =>
