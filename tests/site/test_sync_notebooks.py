@@ -63,6 +63,16 @@ def test_twin_markdown_has_no_myst_only_syntax(page):
     assert not findings, "\n".join(findings)
 
 
+def exercise_named_before(cells, cell) -> int | None:
+    """The number of the last exercise the text names before ``cell`` ("**Exercise 2.**",
+    "Check yourself (exercise 2)")."""
+    for earlier in reversed(cells[:cells.index(cell)]):
+        numbers = re.findall(r"(?i)\bexercise (\d+)", earlier.source)
+        if numbers:
+            return int(numbers[-1])
+    return None
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: page.stem)
 def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
     source = jupytext.reads(page.read_text(), fmt="md:myst")
@@ -89,9 +99,7 @@ def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
     boxes = [cell for cell in source.cells if cell.cell_type == "code" and "answer = None" in cell.source]
     assert len(boxes) == len(expected)
     for number, box in enumerate(boxes, start=1):
-        before = source.cells[:source.cells.index(box)]
-        task = next(c.source for c in reversed(before) if re.search(r"(?i)exercise \d+", c.source))
-        assert re.findall(r"(?i)exercise (\d+)", task)[-1] == str(number), f"answer box {number}"
+        assert exercise_named_before(source.cells, box) == number, f"answer box {number}"
     for number, (solution, cell) in enumerate(zip(solutions, expected, strict=True), start=1):
         assert cell.source.strip() in solution and solution.rstrip().endswith("</details>")
         assert cell.source not in code, "a solution would run with Run All"
@@ -101,9 +109,7 @@ def test_twin_has_set_up_and_explorers_and_collapsed_solutions(page):
         assert prompts.get("code_prompt_show") == f"Show the solution to exercise {number}", (
             f"the site names solution {number} by what it answers: give the cell mystnb: code_prompt_show")
         assert prompts.get("code_prompt_hide") == f"Hide the solution to exercise {number}"
-        before = source.cells[:source.cells.index(cell)]
-        exercise = next(c.source for c in reversed(before) if re.search(r"\*\*Exercise \d+", c.source))
-        assert re.findall(r"\*\*Exercise (\d+)", exercise)[-1] == str(number)
+        assert exercise_named_before(source.cells, cell) == number, f"solution {number}"
 
 
 def test_glue_values_are_formatted_as_on_the_page():
