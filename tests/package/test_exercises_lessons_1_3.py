@@ -120,6 +120,10 @@ def test_memory_checker():
 def test_geometry_checker():
     assert one_hot_exercises.check_one_hot_geometry((0, math.sqrt(2)))
     assert one_hot_exercises.check_one_hot_geometry(np.array([0.0, 1.41421356]))
+    # sqrt(2) as a reader types it, to two or three decimals; one decimal is too coarse
+    assert one_hot_exercises.check_one_hot_geometry((0, 1.414))
+    assert one_hot_exercises.check_one_hot_geometry((0, 1.41))
+    assert "sqrt(1 + 1)" in text_of(one_hot_exercises.check_one_hot_geometry((0, 1.4)))
     assert "same token twice" in text_of(one_hot_exercises.check_one_hot_geometry((1, math.sqrt(2))))
     assert "squared distance" in text_of(one_hot_exercises.check_one_hot_geometry((0, 2)))
     assert "sqrt(1 + 1)" in text_of(one_hot_exercises.check_one_hot_geometry((0, 1)))

@@ -21,6 +21,8 @@ QUOTATIONS = {
     "02_one_hot.md": [
         # Flaxformer, flaxformer/components/embedding.py, the docstring of Embed
         "is currently needed for SPMD partitioning",
+        # google-research/bert, modeling.py, embedding_postprocessor (the token-type lookup)
+        "it is always faster for a small vocabulary",
     ],
 }
 
@@ -28,7 +30,14 @@ OVERSTATEMENTS = {
     # page -> wording that said more than the evidence (see the test named in the comment)
     # test_ids: an unknown character makes its whole word [UNK], not itself alone
     "01_tokens_to_vectors.md": ["WordPiece still gives `[UNK]` for unknown characters"],
+    # Google's BERT does the lookup one-hot on TPUs too, not only Flaxformer for SPMD
+    "02_one_hot.md": ["and then for a reason: Flaxformer"],
     "03_dense_lookup.md": ["AdamW shrinks them all",  # test_untouched_rows: the zero padding row stays 0
+                           # test_untouched_rows: decayed.pad_max == 0 (a zero row stays zero)
+                           "stays zero\" with a tied table or AdamW",
+                           "trained\nwithout weight decay it stays zero",
+                           # openai/gpt-2's README: the paper's 117M was an error, not a rounding
+                           "rounds its small model to 117M",
                            "rows a backward pass changes",  # the optimiser changes rows, tied ones all
                            "total counts as published"],  # lookup.MODEL_CONFIGS: the checkpoints' counts
     "04_sinusoidal_positions.md": ["could easily learn to attend",  # not the paper's words
