@@ -295,6 +295,7 @@ def notebook_cells(markdown: str, page: Path, lookup, pages: list[Path]) -> list
             solutions += 1  # exercise N's solution is the Nth (test_sync_notebooks checks the pages)
             cell = solution_cell(cell, solutions)
         else:
+            twin_cells.glue_code(cell.source)  # refuses a glue call that a run of the twin could not redo
             cell.source = twin_cells.without_glue(cell.source)  # the values are in the text already
             if not cell.source.strip():
                 continue

@@ -19,6 +19,7 @@ from sync_notebooks import (
     executed_notebook,
     execution_caches,
     glue_lookup,
+    notebook_cells,
     notebook_json,
     notebook_pages,
     same_reading,
@@ -127,6 +128,16 @@ def test_a_glued_value_reads_as_itself_not_as_markup():
     assert text == "ids &#91;2, 0, 3, 2&#93; for $x$, x\\_\\*y\\*"
     for value in [*values.values(), "a \\ b | <c> `d` [e]"]:  # the twin check reads each back
         assert text_of(as_text(value)) == value
+
+
+def test_a_glue_call_inside_other_code_stops_the_generator():
+    """The twin's run redoes each cell's glue after the cell (``twin_cells.glue_after_cells``),
+    which it cannot for a glue call inside a loop that also computes: the sync, which ``make``
+    runs, says so, not the twin's run in the site tests."""
+    page = ("```{code-cell} ipython3\nfor n in range(3):\n    square = n * n\n"
+            "    glue(f'square_{n}', square)\n```\n")
+    with pytest.raises(ValueError, match="inside other code"):
+        notebook_cells(page, REPO_ROOT / "book" / "x.md", fixed_glue, [])
 
 
 def test_a_missing_glue_value_stops_the_generator():
