@@ -63,6 +63,20 @@ def test_figure_png_is_deterministic():
     assert first == second
 
 
+def test_figure_png_keeps_every_colour_of_a_colour_scale_close():
+    """The palette of 256 colours still draws each pixel close to its colour: a colour bar's ends
+    stayed grey instead of dark blue when the palette went to the most frequent colours."""
+    from PIL import Image
+
+    figure = plotting.heatmap(np.linspace(-1, 1, 400).reshape(20, 20), diverging=True, limits=(-1, 1))
+    plotting.figure_png(figure)  # the first drawing settles the layout; the two below are alike
+    drawn = io.BytesIO()
+    figure.savefig(drawn, format="png", dpi=figure.dpi, metadata={"Software": None})
+    exact = np.asarray(Image.open(drawn).convert("RGB"), dtype=int)
+    kept = np.asarray(Image.open(io.BytesIO(plotting.figure_png(figure))).convert("RGB"), dtype=int)
+    assert np.abs(exact - kept).sum(axis=-1).max() <= 24  # of 3 x 255: no pixel changes hue
+
+
 def test_figure_png_draws_at_a_higher_density_on_request():
     from PIL import Image
 
