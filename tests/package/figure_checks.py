@@ -55,13 +55,15 @@ def assert_laid_out_apart(figure) -> None:
 
 def _texts(figure):
     """Every visible, non-empty text of ``figure`` that a reader reads: titles, axis labels, tick
-    labels and other text, the colour bars' too (a legend counts as one box: its entries sit
-    beside their handles). A heatmap's cell values are left out: each sits in its own cell."""
+    labels and their shared factor ("1e9"), other text, the colour bars' too (a legend counts as
+    one box: its entries sit beside their handles). A heatmap's cell values are left out: each
+    sits in its own cell."""
     texts = list(figure.texts)
     for axes in figure.axes:
         texts += [axes.title, axes._left_title, axes._right_title, axes.xaxis.label, axes.yaxis.label]
         for axis in (axes.xaxis, axes.yaxis):  # the ticks drawn: those inside the view
             texts += [label for tick in axis._update_ticks() for label in (tick.label1, tick.label2)]
+            texts.append(axis.get_offset_text())  # "1e9" above the axis, when the ticks share one
         texts += [axes.get_legend()] if axes.get_legend() else []
         if not axes.images:
             texts += axes.texts
@@ -100,6 +102,7 @@ def _overlap(first: np.ndarray, second: np.ndarray, tolerance: float = 1.0) -> b
 
 
 SIDE_MARGIN = 3.0  # px: a text this close to a side of the figure reads as touching the page's edge
+FACTOR_GAP = 8.0  # px: an axis's shared factor ("1e9") this close to another text reads as one word with it
 
 
 def assert_text_reads_whole(figure) -> None:
@@ -119,6 +122,10 @@ def assert_text_reads_whole(figure) -> None:
                 if box.x0 < frame.x0 + SIDE_MARGIN or box.x1 > frame.x1 - SIDE_MARGIN]
     assert not touching, f"text within {SIDE_MARGIN:g} px of the figure's side: {touching}"
     corners = [_corners(text, renderer) for text in texts]
+    # an axis's shared factor ("1e9") reads as part of a text it nearly touches ("1e9Extrapolation")
+    factors = {id(axis.get_offset_text()) for axes in figure.axes for axis in (axes.xaxis, axes.yaxis)}
+    corners = [corner + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * FACTOR_GAP if id(text) in factors
+               else corner for text, corner in zip(texts, corners, strict=True)]
     overlapping = [(names[i], names[j]) for i in range(len(texts)) for j in range(i + 1, len(texts))
                    if _overlap(corners[i], corners[j])]
     assert not overlapping, f"texts drawn over each other: {overlapping}"

@@ -122,11 +122,15 @@ def interpolation_figure(fit: dict) -> Figure:
     figure = plotting._new_figure(plotting.WIDEST, 3.4)
     left, right = figure.subplots(1, 2)
     length = fit["length"]
-    left.plot(fit["far"], fit["far_score"], color=plotting.PALETTE[0], linewidth=0.8)
+    # the score past the range reaches billions: its power of ten goes in the axis label, not in
+    # matplotlib's "1e9" above the axis, where it ran into the panel's title
+    exponent = int(np.floor(np.log10(np.abs(fit["far_score"]).max())))
+    left.plot(fit["far"], np.asarray(fit["far_score"]) / 10.0**exponent, color=plotting.PALETTE[0],
+              linewidth=0.8)
     left.axvline(length, color="grey", linestyle="--", linewidth=1)
     left.set_title(f"Extrapolation: positions 0..{fit['far'][-1]:.0f}")
     left.set_xlabel("position")
-    left.set_ylabel("fitted score")
+    left.set_ylabel(f"fitted score (× $10^{{{exponent}}}$)" if exponent else "fitted score")
     right.plot(fit["near"], fit["near_score"], color=plotting.PALETTE[1], linewidth=0.8)
     right.scatter(fit["points"], fit["targets"], s=4, color=plotting.PALETTE[2], label="fitted points")
     right.set_title(f"Interpolation: steps of 0.1 in 0..{length}")
