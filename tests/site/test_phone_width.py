@@ -43,6 +43,26 @@ def test_page_is_no_wider_than_a_phone(phone_visit):
     assert result.console_errors == [], f"{docname}: console errors at 390 px"
 
 
+# Inline formulas wider than their line: a display formula scrolls sideways in its own box, but
+# an inline one is cut off at the line's end (lesson 4's exercise 3 lost its right half).
+INLINE_FORMULAS_WIDER_THAN_THEIR_LINE = """() => [...document.querySelectorAll(
+        'article mjx-container:not([display="true"])')]
+    .map(formula => {
+        const drawing = formula.querySelector(':scope > svg');
+        const line = formula.closest('p, li, dd, dt, td, th, figcaption, legend') || formula.parentElement;
+        return {text: formula.textContent.trim().slice(0, 60), line: line.clientWidth,
+                width: drawing ? drawing.getBoundingClientRect().width : 0};
+    })
+    .filter(formula => formula.width > formula.line + 0.5)
+    .map(formula => `${formula.text}: ${Math.round(formula.width)} px on a line of ${formula.line} px`)"""
+
+
+def test_an_inline_formula_fits_its_line_on_a_phone(phone_visit):
+    docname, result = phone_visit
+    too_wide = result.page.evaluate(INLINE_FORMULAS_WIDER_THAN_THEIR_LINE)
+    assert not too_wide, f"{docname}: inline formulas cut off at 390 px (make them display math): {too_wide}"
+
+
 # Every table wider than its box, scrolled to its far end: for each row, the problems with its
 # first cell (what the row is), which the reader should still see whole, on an opaque colour,
 # with no other cell over it.
