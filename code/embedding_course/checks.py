@@ -57,6 +57,21 @@ def whole(value, name: str, minimum: int = 1, hint: str = "") -> int:
     return int(value)
 
 
+def even(value, name: str, minimum: int = 2, hint: str = "") -> int:
+    """Check that ``value`` is an even whole number ``>= minimum`` (a width split into pairs).
+
+    An odd value's message names the even numbers either side of it.
+
+    Returns:
+        ``value`` as an ``int``.
+    """
+    value = whole(value, name, minimum, hint)
+    if value % 2:
+        nearest = " or ".join(str(n) for n in (value - 1, value + 1) if n >= minimum)
+        raise _fail(name, "even", value, "; ".join(part for part in (hint, f"try {nearest}") if part))
+    return value
+
+
 def optional_whole(value, name: str, minimum: int = 1, hint: str = "") -> int | None:
     """:func:`whole`, or ``None`` when ``value`` is ``None``."""
     return None if value is None else whole(value, name, minimum, hint)

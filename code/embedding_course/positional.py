@@ -39,12 +39,7 @@ LAYOUT_NAMES = {  # as figure titles: two short lines each, to sit side by side
 # ---------------------------------------------------------------- argument checks
 
 def _check_d_model(d_model) -> None:
-    checks.whole(d_model, "d_model")
-    if d_model % 2:
-        raise ValueError(
-            f"d_model must be even (sin and cos come in pairs), got {d_model}; "
-            f"try {d_model - 1 if d_model > 1 else 2} or {d_model + 1}"
-        )
+    checks.even(d_model, "d_model", minimum=1, hint="sin and cos come in pairs")
 
 
 def _check_base(base) -> None:

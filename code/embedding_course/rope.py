@@ -48,8 +48,7 @@ def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0, *, inv_fr
         raise ValueError(f"x must be a tensor of shape (..., T, d), got {getattr(x, 'shape', type(x))}")
     checks.one_of(layout, "layout", LAYOUTS)
     seq_len, dim = x.shape[-2], x.shape[-1]
-    if dim % 2:
-        raise ValueError(f"the last dimension of x must be even (channels are rotated in pairs), got {dim}")
+    checks.even(dim, "the last dimension of x", hint="channels are rotated in pairs")
     if positions is None:
         positions = torch.arange(seq_len)
     positions = torch.as_tensor(positions, dtype=torch.float64).to("cpu")
@@ -146,9 +145,7 @@ def pairs_telling_apart(head_width: int, near: int, far: int, min_angle: float =
     Returns:
         The number of pairs, 0 .. head_width / 2.
     """
-    head_width = checks.whole(head_width, "head_width", minimum=2, hint="channels in one attention head")
-    if head_width % 2:
-        raise ValueError(f"head_width must be even (RoPE turns pairs of channels), got {head_width}")
+    head_width = checks.even(head_width, "head_width", hint="channels in one attention head, turned in pairs")
     near = checks.whole(near, "near", minimum=0, hint="a number of places back")
     far = checks.whole(far, "far", minimum=0, hint="a number of places back")
     min_angle = checks.number(min_angle, "min_angle", above=0, below=math.pi, hint="an angle in rad")

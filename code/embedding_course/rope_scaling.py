@@ -50,9 +50,7 @@ LLAMA31 = {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "orig
 
 
 def _check(dim, base, factor) -> tuple[int, float, float]:
-    dim = checks.whole(dim, "dim", minimum=4, hint="the rotated channels of a head, an even number >= 4")
-    if dim % 2:
-        raise ValueError(f"dim must be even (channels are rotated in pairs), got {dim}")
+    dim = checks.even(dim, "dim", minimum=4, hint="the rotated channels of a head, turned in pairs")
     base = checks.number(base, "base", above=1.0, hint="the RoPE base, e.g. 10000")
     factor = checks.number(factor, "factor", above=0.0, hint="the scale factor s, e.g. 4")
     return dim, base, factor

@@ -39,10 +39,7 @@ BASES = {
 
 
 def _check_dim(dim) -> int:
-    checks.whole(dim, "dim", hint="an even number of channels")
-    if dim % 2:
-        raise ValueError(f"dim must be even (channels are rotated in pairs), got {dim}")
-    return dim
+    return checks.even(dim, "dim", hint="channels are rotated in pairs")
 
 
 def theta(pair: int, dim: int, base: float = 10000.0) -> float:

@@ -18,6 +18,7 @@ from embedding_course import (
     projection,
     rope,
     rope_scaling,
+    rotary,
     similarity,
     tokens,
     training,
@@ -44,6 +45,20 @@ def test_whole_number_minimum_and_hint():
     with pytest.raises(ValueError, match=r"^dim must be a whole number >= 1, got 0 \(the width C\)$"):
         checks.whole(0, "dim", hint="the width C")
     assert checks.optional_whole(None, "max_len") is None
+
+
+def test_even_widths_name_the_even_numbers_beside_an_odd_one():
+    assert checks.even(np.int64(8), "d_model") == 8
+    with pytest.raises(ValueError, match=r"^d_model must be even, got 7 \(sin and cos pair; try 6 or 8\)$"):
+        checks.even(7, "d_model", hint="sin and cos pair")
+    with pytest.raises(ValueError, match=r"^dim must be even, got 5 \(try 4 or 6\)$"):
+        checks.even(5, "dim", minimum=4)
+    with pytest.raises(ValueError, match=r"^d_model must be even, got 1 \(try 2\)$"):
+        checks.even(1, "d_model", minimum=1)
+    with pytest.raises(ValueError, match=r"^dim must be a whole number >= 4, got 2$"):
+        checks.even(2, "dim", minimum=4)
+    with pytest.raises(ValueError, match=r"^dim must be a whole number >= 2, got True$"):
+        checks.even(True, "dim")
 
 
 @pytest.mark.parametrize("value", [0.5, 3, np.float32(2.5), np.int64(4)])
@@ -194,6 +209,18 @@ def test_sizes_accept_numpy_integers(good):
     assert lookup.NumpyEmbedding(good, 2).weight.shape == (4, 2)
     assert pipeline.InputEmbedding(good, 8, good).vocab_size == 4
     assert one_hot.one_hot([0], good).shape == (1, 4)
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda odd: positional.sinusoidal_encoding(4, odd, device="cpu"), "d_model"),
+    (lambda odd: rotary.theta(0, odd), "dim"),
+    (lambda odd: rope_scaling.linear_frequencies(odd, 10000.0, 2.0), "dim"),
+    (lambda odd: rope.apply_rope(torch.zeros(3, odd)), "the last dimension of x"),
+    (lambda odd: rope.pairs_telling_apart(odd, 3, 9), "head_width"),
+])
+def test_even_widths_share_one_rule(call, name):
+    with pytest.raises(ValueError, match=f"^{name} must be even, got 7 \\(.*try 6 or 8\\)$"):
+        call(7)
 
 
 @pytest.mark.parametrize(("call", "message"), [
