@@ -28,6 +28,25 @@ LAYOUTS = ("interleaved", "rotate_half")
 ``(i, i + d/2)`` (GPT-NeoX, Hugging Face's LLaMA, whose ``rotate_half`` swaps the two halves)."""
 
 
+def positions_of_rows(x: torch.Tensor, positions=None) -> torch.Tensor:
+    """Check ``x`` (..., T, d), ``d`` even, and one position per row; return them as (T,) float64, on the CPU.
+
+    ``positions=None`` means ``0 .. T-1``.
+    """
+    if not torch.is_tensor(x) or x.ndim < 2:
+        raise ValueError(f"x must be a tensor of shape (..., T, d), got {getattr(x, 'shape', type(x))}")
+    seq_len = x.shape[-2]
+    checks.even(x.shape[-1], "the last dimension of x", hint="channels are rotated in pairs")
+    if positions is None:
+        positions = torch.arange(seq_len)
+    positions = torch.as_tensor(positions, dtype=torch.float64).to("cpu")
+    if positions.shape != (seq_len,):
+        raise ValueError(
+            f"positions must have shape ({seq_len},), one per row of x, got {tuple(positions.shape)}"
+        )
+    return positions
+
+
 def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0, *, inv_freq=None,
                layout: str = "interleaved") -> torch.Tensor:
     """Rotate each channel pair of ``x`` by ``position * base ** (-2i / d)``.
@@ -44,18 +63,9 @@ def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0, *, inv_fr
     Returns:
         Tensor of the same shape and dtype as ``x``.
     """
-    if not torch.is_tensor(x) or x.ndim < 2:
-        raise ValueError(f"x must be a tensor of shape (..., T, d), got {getattr(x, 'shape', type(x))}")
     checks.one_of(layout, "layout", LAYOUTS)
-    seq_len, dim = x.shape[-2], x.shape[-1]
-    checks.even(dim, "the last dimension of x", hint="channels are rotated in pairs")
-    if positions is None:
-        positions = torch.arange(seq_len)
-    positions = torch.as_tensor(positions, dtype=torch.float64).to("cpu")
-    if positions.shape != (seq_len,):
-        raise ValueError(
-            f"positions must have shape ({seq_len},), one per row of x, got {tuple(positions.shape)}"
-        )
+    positions = positions_of_rows(x, positions)  # (T,)
+    dim = x.shape[-1]
     if inv_freq is None:
         inv_freq = inverse_frequencies(dim, base)
     inv_freq = torch.as_tensor(inv_freq, dtype=torch.float64).to("cpu")

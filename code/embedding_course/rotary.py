@@ -22,7 +22,7 @@ import torch
 
 from embedding_course import checks
 from embedding_course.positional import inverse_frequencies
-from embedding_course.rope import LAYOUTS, apply_rope
+from embedding_course.rope import LAYOUTS, apply_rope, positions_of_rows
 
 PARTIAL_ROTARY = {
     "GPT-NeoX-20B (rotary_pct 0.25)": (96, 0.25),
@@ -69,16 +69,17 @@ def rotate_complex(x: torch.Tensor, positions, base: float = 10000.0) -> torch.T
     """RoPE as complex multiplication: pair ``i`` at position ``p`` times ``exp(i p theta_i)``.
 
     Args:
-        x: (T, d) real tensor, interleaved pairs.
+        x: (..., T, d) real tensor, interleaved pairs.
         positions: (T,) positions.
 
     Returns:
-        (T, d) float64, equal to ``apply_rope(x, positions, base)`` up to rounding.
+        (..., T, d) float64 on ``x``'s device, equal to ``apply_rope(x, positions, base)`` up to rounding.
     """
-    positions = torch.as_tensor(positions, dtype=torch.float64)
+    positions = positions_of_rows(x, positions)  # (T,) on the CPU
     angles = positions[:, None] * inverse_frequencies(x.shape[-1], base)[None, :]  # (T, d/2)
-    turned = as_complex(x) * torch.polar(torch.ones_like(angles), angles)  # (T, d/2) complex
-    return torch.view_as_real(turned).flatten(-2)  # (T, d)
+    angles = angles.to(x.device)
+    turned = as_complex(x) * torch.polar(torch.ones_like(angles), angles)  # (..., T, d/2) complex
+    return torch.view_as_real(turned).flatten(-2)  # (..., T, d)
 
 
 def layout_permutation(head_dim: int) -> torch.Tensor:

@@ -32,6 +32,25 @@ def test_complex_multiplication_is_the_real_rotation():
     assert torch.allclose(rotary.rotate_complex(x, positions), rope.apply_rope(x, positions), atol=1e-12)
 
 
+def test_rotate_complex_checks_its_arguments_as_apply_rope_does():
+    x = random(3, 4)
+    for positions in ([5], 5, [[0, 1, 2]]):  # one position for three rows, a scalar, a 2-D list
+        for rotate in (rotary.rotate_complex, rope.apply_rope):
+            with pytest.raises(ValueError, match=r"^positions must have shape \(3,\), one per row of x"):
+                rotate(x, positions)
+    for rotate in (rotary.rotate_complex, rope.apply_rope):
+        with pytest.raises(ValueError, match=r"^the last dimension of x must be even, got 5"):
+            rotate(random(3, 5), [0, 1, 2])
+        with pytest.raises(ValueError, match=r"^x must be a tensor of shape \(\.\.\., T, d\)"):
+            rotate(random(4), [0])
+
+
+def test_rotate_complex_turns_x_on_its_own_device():
+    x = torch.empty(3, 4, device="meta")  # a device that is not the CPU, even on a machine without a GPU
+    turned = rotary.rotate_complex(x, [0, 1, 2])
+    assert turned.device == x.device and turned.shape == (3, 4)
+
+
 def test_score_depends_only_on_the_offset_in_both_layouts():
     q, k = random(1, 32, seed=1), random(1, 32, seed=2)
     for layout in rope.LAYOUTS:
