@@ -43,6 +43,9 @@ def attention_scores(x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor) -> t
     """Scaled dot-product scores ``(x W_q)(x W_k)^T / sqrt(d_head)``: (..., T, C) -> (..., T, T)."""
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., T, C), got {tuple(x.shape)}")
+    if not x.dtype.is_floating_point:  # W_q and W_k would be cast to x's dtype: zeros
+        raise ValueError(f"x must hold floating-point numbers, got dtype {x.dtype} "
+                         "(convert it with x.float())")
     if w_q.shape != w_k.shape or w_q.ndim != 2 or w_q.shape[0] != x.shape[-1]:
         raise ValueError(f"w_q and w_k must both have shape (C, d_head) with C = {x.shape[-1]}, "
                          f"got {tuple(w_q.shape)} and {tuple(w_k.shape)}")

@@ -44,6 +44,10 @@ def positions_of_rows(x: torch.Tensor, positions=None) -> torch.Tensor:
         raise ValueError(
             f"positions must have shape ({seq_len},), one per row of x, got {tuple(positions.shape)}"
         )
+    finite = torch.isfinite(positions)  # (T,)
+    if not bool(finite.all()):
+        raise ValueError(f"positions must be finite numbers; {int((~finite).sum())} of {seq_len} "
+                         "are NaN or infinite")
     return positions
 
 
@@ -65,6 +69,9 @@ def apply_rope(x: torch.Tensor, positions=None, base: float = 10000.0, *, inv_fr
     """
     checks.one_of(layout, "layout", LAYOUTS)
     positions = positions_of_rows(x, positions)  # (T,)
+    if not x.dtype.is_floating_point:  # cos and sin would be cast to x's dtype, rounded to 0
+        raise ValueError(f"x must hold floating-point numbers, got dtype {x.dtype} "
+                         "(convert it with x.float())")
     dim = x.shape[-1]
     if inv_freq is None:
         inv_freq = inverse_frequencies(dim, base)
@@ -95,6 +102,8 @@ def rope_score(query, key, query_position: float, key_position: float, base: flo
     query, key = _check_vector(query, "query"), _check_vector(key, "key")
     if query.shape != key.shape:
         raise ValueError(f"query and key must have the same length, got {query.numel()} and {key.numel()}")
+    query_position = checks.number(query_position, "query_position", hint="a position")
+    key_position = checks.number(key_position, "key_position", hint="a position")
     q = apply_rope(query[None, :], [query_position], base)[0]
     k = apply_rope(key[None, :], [key_position], base)[0]
     return float(q @ k)

@@ -59,6 +59,14 @@ def test_permutation_helpers_check_their_inputs():
                                          pipeline.InputEmbedding(4, 8, 4, positions=None))
 
 
+def test_attention_scores_refuse_whole_number_vectors():
+    """W_q and W_k would be cast to integers and the scores all be zeros: an error instead."""
+    w_q, w_k = attention_order.random_projections(2)
+    with pytest.raises(ValueError, match=r"^x must hold floating-point numbers, got dtype torch\.int64"):
+        attention_order.attention_scores(torch.tensor([[1, 2], [3, 4]]), w_q, w_k)
+    assert attention_order.attention_scores(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), w_q, w_k).abs().max() > 0
+
+
 # ---------------------------------------------------------------- causal vs unmasked
 
 

@@ -75,6 +75,19 @@ def test_rope_bad_inputs():
         rope.rope_score_matrix(torch.zeros(4), torch.zeros(4), 0)
 
 
+def test_rope_refuses_whole_number_x_and_positions_that_are_not_finite():
+    with pytest.raises(ValueError, match=r"^x must hold floating-point numbers, got dtype torch\.int64"):
+        rope.apply_rope(torch.tensor([[1, 2]]), [1])  # cos and sin cast to integers: zeros
+    assert rope.apply_rope(torch.tensor([[1.0, 2.0]]), [1]).abs().min() > 0.5
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError, match=r"^query_position must be a finite number"):
+            rope.rope_score([1.0, 0.0], [1.0, 0.0], bad, 0)
+        with pytest.raises(ValueError, match=r"^key_position must be a finite number"):
+            rope.rope_score([1.0, 0.0], [1.0, 0.0], 0, bad)
+        with pytest.raises(ValueError, match=r"^positions must be finite numbers"):
+            rope.apply_rope(torch.ones(2, 4), [0.0, bad])
+
+
 def test_alibi_slopes_follow_the_paper():
     slopes = rope.alibi_slopes(8)
     assert slopes.tolist() == [2.0 ** -(h + 1) for h in range(8)]

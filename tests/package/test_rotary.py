@@ -43,6 +43,8 @@ def test_rotate_complex_checks_its_arguments_as_apply_rope_does():
             rotate(random(3, 5), [0, 1, 2])
         with pytest.raises(ValueError, match=r"^x must be a tensor of shape \(\.\.\., T, d\)"):
             rotate(random(4), [0])
+        with pytest.raises(ValueError, match=r"^positions must be finite numbers"):
+            rotate(x, [0, math.nan, 2])
 
 
 def test_rotate_complex_turns_x_on_its_own_device():
