@@ -241,6 +241,7 @@ def rotation_matrix(
 def rotation_error(max_len: int, d_model: int, offset: int, base: float = 10000.0,
                    layout: str = "interleaved") -> float:
     """Largest ``|PE(p + k) - R_k PE(p)|`` over positions ``p = 0 .. max_len-1`` (float64)."""
+    checks.whole(max_len, "max_len", hint="a number of positions")
     checks.whole(offset, "offset", hint="a number of positions")
     table = sinusoidal_encoding(max_len + offset, d_model, base, layout, device="cpu", dtype=torch.float64)
     rotated = table[:max_len] @ rotation_matrix(offset, d_model, base, layout).T  # rows are R_k PE(p)

@@ -173,6 +173,7 @@ POSITIVE = "must be a finite number > 0, got "
     (lambda bad: positional.binary_counter(bad, 3), ValueError, "max_len " + WHOLE),
     (lambda bad: positional.binary_counter(4, bad), ValueError, "bits " + WHOLE),
     (lambda bad: positional.rotation_error(4, 8, bad), ValueError, "offset " + WHOLE),
+    (lambda bad: positional.rotation_error(bad, 8, 3), ValueError, "max_len " + WHOLE),
     (lambda bad: positional.SinusoidalPositionalEncoding(4, 8)(bad), ValueError, "seq_len " + WHOLE),
     (lambda bad: positional.LearnedPositionalEmbedding(bad, 8), ValueError, "max_len " + WHOLE),
     (lambda bad: positional.worked_example_rows(1, (8,), bad), ValueError, "dims " + WHOLE),

@@ -163,6 +163,9 @@ def test_rotation_is_block_diagonal():
 @pytest.mark.parametrize("layout", positional.LAYOUTS)
 def test_rotation_error_is_at_rounding_level(layout):
     assert positional.rotation_error(100, 64, 7, layout=layout) < 1e-12
+    for max_len in (0, -2):  # no position p to compare (a torch RuntimeError before)
+        with pytest.raises(ValueError, match=r"^max_len must be a whole number >= 1, got "):
+            positional.rotation_error(max_len, 8, 5, layout=layout)
 
 
 @FAST
