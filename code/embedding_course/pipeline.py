@@ -211,6 +211,7 @@ def vectors_of_token(batch: Batch, output: torch.Tensor, token: str, sequence: i
     if output.ndim != 3 or tuple(output.shape[:2]) != tuple(batch.ids.shape):
         raise ValueError(f"output must have shape (B, T, C) matching the batch {tuple(batch.ids.shape)}, "
                          f"got {tuple(output.shape)}")
+    sequence = checks.index(sequence, "sequence", len(batch.tokens), of="the batch")
     tokens = batch.tokens[sequence]
     slots = [t for t, word in enumerate(tokens) if word == token]
     if not slots:

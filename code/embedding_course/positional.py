@@ -425,9 +425,8 @@ def similarity_profiles(tables: Mapping[str, torch.Tensor], position: int) -> di
     profiles = {}
     for name, table in tables.items():
         table = torch.as_tensor(table, dtype=torch.float64)
-        if not 0 <= position < table.shape[0]:
-            raise IndexError(f"position {position} is outside table {name!r} (0..{table.shape[0] - 1})")
-        profiles[name] = position_similarity(table)[position].numpy()
+        row = checks.index(position, "position", table.shape[0], of=f"table {name!r}")
+        profiles[name] = position_similarity(table)[row].numpy()
     return profiles
 
 

@@ -54,8 +54,7 @@ class PCA:
 
     def axis_title(self, index: int) -> str:
         """A label such as ``"PC1 (18.2% of variance)"`` for component ``index`` (0-based)."""
-        if not 0 <= index < self.n_components:
-            raise IndexError(f"component {index} is outside 0..{self.n_components - 1}")
+        index = checks.index(index, "index", self.n_components, of="the components")
         return f"PC{index + 1} ({100 * self.explained_variance_ratio[index]:.1f}% of variance)"
 
 

@@ -149,10 +149,8 @@ def fairseq_table(num_embeddings: int, d_model: int,
     step = math.log(10000) / (half - 1)
     frequencies = torch.exp(torch.arange(half, dtype=torch.float64) * -step)  # (C/2,)
     table = _halves(torch.arange(num_embeddings, dtype=torch.float64), frequencies, d_model)
+    padding_idx = checks.optional_index(padding_idx, "padding_idx", num_embeddings, of="the table")
     if padding_idx is not None:
-        if not 0 <= padding_idx < num_embeddings:
-            raise IndexError(f"padding_idx must be a row of the table, 0 .. {num_embeddings - 1}, "
-                             f"got {padding_idx}")
         table[padding_idx] = 0.0
     return table
 

@@ -131,6 +131,9 @@ def test_same_token_at_two_positions_gives_two_vectors(vocab):
     assert (vectors[0] - vectors[1]).norm() > 0.5  # positions make them differ
     with pytest.raises(ValueError, match="does not occur"):
         pipeline.vectors_of_token(batch, output, "zebra")
+    for sequence in (1, 5, -1):  # a batch of one sequence: 'list index out of range', or the last row
+        with pytest.raises(IndexError, match=rf"^sequence {sequence} is outside the batch \(0\.\.0\)$"):
+            pipeline.vectors_of_token(batch, output, "the", sequence=sequence)
 
 
 def test_learned_positions_stop_at_max_len_but_sinusoidal_do_not(vocab):

@@ -314,8 +314,11 @@ def test_similarity_profiles_peak_at_the_chosen_position():
     tables = {"a": torch.randn(20, 8), "b": positional.sinusoidal_encoding(20, 8, device="cpu")}
     profiles = positional.similarity_profiles(tables, 3)
     assert profiles["b"][3] == pytest.approx(1.0)
-    with pytest.raises(IndexError, match="outside"):
+    with pytest.raises(IndexError, match=r"^position 20 is outside table 'a' \(0\.\.19\)$"):
         positional.similarity_profiles(tables, 20)
+    for bad in (1.5, True):  # a torch error; the whole (1, T, T) matrix, silently
+        with pytest.raises(ValueError, match=r"^position must be a whole number, got "):
+            positional.similarity_profiles(tables, bad)
 
 
 # ---------------------------------------------------------------- live explorers

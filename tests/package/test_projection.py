@@ -63,8 +63,11 @@ def test_axis_title_reports_the_variance():
     pca = projection.fit_pca(_cloud(), 2)
     assert pca.axis_title(0) == f"PC1 ({100 * pca.explained_variance_ratio[0]:.1f}% of variance)"
     assert pca.axis_title(1) == f"PC2 ({100 * pca.explained_variance_ratio[1]:.1f}% of variance)"
-    with pytest.raises(IndexError, match=r"component 2 is outside 0\.\.1"):
+    with pytest.raises(IndexError, match=r"^index 2 is outside the components \(0\.\.1\)$"):
         pca.axis_title(2)
+    with pytest.raises(ValueError, match=r"^index must be a whole number, got 1\.5$"):  # a NumPy IndexError
+        pca.axis_title(1.5)
+    assert pca.axis_title(np.int64(1)) == pca.axis_title(1)
 
 
 @pytest.mark.parametrize(

@@ -196,8 +196,10 @@ def test_bad_arguments_raise_value_error(call):
 
 
 def test_padding_index_outside_the_table_raises_index_error():
-    with pytest.raises(IndexError, match="padding_idx"):
+    with pytest.raises(IndexError, match=r"^padding_idx 4 is outside the table \(0\.\.3\)$"):
         sv.fairseq_table(4, 8, padding_idx=4)
+    with pytest.raises(ValueError, match=r"^padding_idx must be a whole number, got 1\.5$"):  # a torch error
+        sv.fairseq_table(4, 8, padding_idx=1.5)
 
 
 def test_frequency_spacing_figure_legends_read_whole_wide_and_on_a_phone():
