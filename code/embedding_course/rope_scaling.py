@@ -49,11 +49,24 @@ LLAMA31 = {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "orig
 """Llama 3.1's ``rope_scaling`` (with base 500,000 and head width 128)."""
 
 
-def _check(dim, base, factor) -> tuple[int, float, float]:
+def _check_head(dim, base) -> tuple[int, float]:
     dim = checks.even(dim, "dim", minimum=4, hint="the rotated channels of a head, turned in pairs")
     base = checks.number(base, "base", above=1.0, hint="the RoPE base, e.g. 10000")
+    return dim, base
+
+
+def _check(dim, base, factor) -> tuple[int, float, float]:
+    dim, base = _check_head(dim, base)
     factor = checks.number(factor, "factor", above=0.0, hint="the scale factor s, e.g. 4")
     return dim, base, factor
+
+
+def _check_llama3(original_len, low_freq_factor, high_freq_factor) -> tuple[int, float, float]:
+    original_len = checks.whole(original_len, "original_len", hint="the training context")
+    low_freq_factor = checks.number(low_freq_factor, "low_freq_factor", above=0.0)
+    high_freq_factor = checks.number(high_freq_factor, "high_freq_factor", above=low_freq_factor,
+                                     hint="above low_freq_factor")
+    return original_len, low_freq_factor, high_freq_factor
 
 
 def linear_frequencies(dim: int, base: float, factor: float) -> torch.Tensor:
@@ -106,6 +119,11 @@ def yarn_correction_range(
     from the pair that turns ``beta_fast`` times to the one that turns ``beta_slow`` times
     (rounded outwards when ``truncate``, as in the reference code), clipped to ``0 .. dim-1``.
     """
+    dim, base = _check_head(dim, base)
+    original_len = checks.whole(original_len, "original_len", hint="the training context")
+    beta_slow = checks.positive(beta_slow, "beta_slow", hint="turns in training where the ramp ends")
+    beta_fast = checks.number(beta_fast, "beta_fast", above=beta_slow,
+                              hint="turns in training where the ramp starts, more than beta_slow")
 
     def pair_turning(turns: float) -> float:  # solve original_len / wavelength_i = turns for i
         return dim * math.log(original_len / (turns * 2 * math.pi)) / (2 * math.log(base))
@@ -168,11 +186,8 @@ def llama3_frequencies(
     (below: unchanged) and ``original_len / low_freq_factor`` (above: divided by ``factor``).
     """
     dim, base, factor = _check(dim, base, factor)
-    checks.whole(original_len, "original_len")
-    if not 0 < low_freq_factor < high_freq_factor:
-        raise ValueError(
-            f"need 0 < low_freq_factor < high_freq_factor, got {low_freq_factor} and {high_freq_factor}"
-        )
+    original_len, low_freq_factor, high_freq_factor = _check_llama3(original_len, low_freq_factor,
+                                                                    high_freq_factor)
     original = inverse_frequencies(dim, base)
     wavelengths = 2 * math.pi / original
     smooth = (original_len / wavelengths - low_freq_factor) / (high_freq_factor - low_freq_factor)
@@ -188,6 +203,8 @@ def llama3_class(
     """Which of Llama 3.1's three rules a pair of this wavelength falls under: ``"kept"``, ``"blended"``
     or ``"divided"``."""
     wavelength = checks.positive(wavelength, "wavelength")
+    original_len, low_freq_factor, high_freq_factor = _check_llama3(original_len, low_freq_factor,
+                                                                    high_freq_factor)
     if wavelength < original_len / high_freq_factor:
         return "kept"
     if wavelength > original_len / low_freq_factor:
@@ -240,6 +257,8 @@ def classify_pairs(
             f"original and scaled must be 1-D of one shape, got {tuple(original.shape)} "
             f"and {tuple(scaled.shape)}"
         )
+    factor = checks.positive(factor, "factor", hint="the scale factor s, e.g. 4")
+    rtol = checks.non_negative(rtol, "rtol", hint="the relative tolerance of a match")
     ratio = scaled / original
     unchanged = torch.isclose(ratio, torch.ones_like(ratio), rtol=rtol, atol=0)
     divided = torch.isclose(ratio, torch.full_like(ratio, 1 / factor), rtol=rtol, atol=0) & ~unchanged
@@ -281,9 +300,13 @@ def fitted_score(
         and ``near_score``; ``length``; and the largest ``|a|`` inside (``inside_max``, at the
         0.1 steps) and past ``length`` (``outside_max``).
     """
-    checks.whole(dim, "dim", minimum=2)
+    checks.even(dim, "dim", hint="a head's channels, turned in pairs")
     checks.whole(length, "length")
     checks.whole(n_points, "n_points")
+    far_factor = checks.number(far_factor, "far_factor", above=1.0, hint="how far past length to read")
+    if int(far_factor * length) <= length:
+        raise ValueError(f"far_factor * length must reach past length, to {length + 1} at least; "
+                         f"got {far_factor:g} * {length}")
     rng = np.random.default_rng(seed)
     points = np.sort(rng.uniform(0, length, n_points))  # (N,)
     targets = rng.uniform(-1, 1, n_points)  # (N,)

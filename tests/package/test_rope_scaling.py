@@ -141,6 +141,31 @@ def test_scaling_hook_and_errors():
         rope_scaling.ntk_base(10000.0, 2.0, 7)
 
 
+NUMBER = " must be a finite number "
+ORIGINAL_LEN = "^original_len must be a whole number >= 1"
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # each raised a math domain error, a ZeroDivisionError or a torch or NumPy error before
+    (lambda: rope_scaling.yarn_correction_range(64, 1e4, 0), ORIGINAL_LEN),
+    (lambda: rope_scaling.yarn_correction_range(64, 1e4, 2048, beta_fast=0), "^beta_fast" + NUMBER + "> 1"),
+    (lambda: rope_scaling.yarn_ramp(64, 1e4, 2048, beta_slow=-1.0), "^beta_slow" + NUMBER + "> 0"),
+    (lambda: rope_scaling.yarn_frequencies(64, 1e4, 4.0, 2048, beta_fast=0), "^beta_fast" + NUMBER),
+    (lambda: rope_scaling.yarn_correction_range(63, 1e4, 2048), "^dim must be even, got 63"),
+    (lambda: rope_scaling.fitted_score(far_factor=1), "^far_factor" + NUMBER + "> 1, got 1"),
+    (lambda: rope_scaling.fitted_score(length=10, far_factor=1.05), r"^far_factor \* length must reach past"),
+    (lambda: rope_scaling.fitted_score(dim=7), "^dim must be even, got 7"),
+    (lambda: rope_scaling.classify_pairs(torch.ones(3), torch.ones(3), factor=0), "^factor" + NUMBER + "> 0"),
+    (lambda: rope_scaling.llama3_frequencies(8, 1e4, 4.0, True), "^low_freq_factor" + NUMBER + "> 0"),
+    (lambda: rope_scaling.llama3_frequencies(8, 1e4, 4.0, 1.0, 0.5), "^high_freq_factor" + NUMBER + "> 1"),
+    (lambda: rope_scaling.llama3_frequencies(8, 1e4, original_len=0), ORIGINAL_LEN),
+    (lambda: rope_scaling.llama3_class(100.0, low_freq_factor=0), "^low_freq_factor" + NUMBER + "> 0"),
+])
+def test_arguments_are_checked_before_the_maths(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
 def test_max_abs_differences_are_small():
     """The table lesson 8 could quote: the largest gap per method over every config."""
     gaps = {}
