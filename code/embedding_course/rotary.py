@@ -143,8 +143,9 @@ def partial_rope(x: torch.Tensor, fraction: float, positions=None, base: float =
     GPT-NeoX calls ``fraction`` ``rotary_pct``, Phi ``partial_rotary_factor``; the rotated
     part uses its own width in ``theta_i = base ** (-2i / rotary_dim)``.
     """
-    if not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
-        raise ValueError(f"fraction must be a number in (0, 1], got {fraction!r}")
+    fraction = checks.number(fraction, "fraction", above=0.0, hint="the share of channels rotated")
+    if fraction > 1:
+        raise ValueError(f"fraction must be at most 1, got {fraction:g} (1 rotates every channel)")
     rotary_dim = int(x.shape[-1] * fraction)
     if rotary_dim < 2 or rotary_dim % 2:
         raise ValueError(f"int(d * fraction) = {rotary_dim} channels; it must be even and at least 2")

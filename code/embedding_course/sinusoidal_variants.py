@@ -76,8 +76,9 @@ def tensor2tensor_frequencies(d_model: int, min_timescale: float = 1.0,
         Tensor of shape (d_model // 2,), float64.
     """
     _check_width(d_model)
-    if not 0 < min_timescale < max_timescale:
-        raise ValueError(f"need 0 < min_timescale < max_timescale, got {min_timescale!r}, {max_timescale!r}")
+    min_timescale = checks.positive(min_timescale, "min_timescale", hint="the shortest timescale")
+    max_timescale = checks.number(max_timescale, "max_timescale", above=min_timescale,
+                                  hint="the longest timescale, above min_timescale")
     num_timescales = d_model // 2
     increment = math.log(max_timescale / min_timescale) / max(num_timescales - 1, 1)
     return min_timescale * torch.exp(-increment * torch.arange(num_timescales, dtype=torch.float64))
@@ -88,12 +89,17 @@ def timestep_frequencies(d_model: int, downscale_freq_shift: float = 1.0,
     """diffusers' frequencies ``exp(-ln(max_period) * i / (d/2 - downscale_freq_shift))``.
 
     ``downscale_freq_shift = 1`` gives tensor2tensor's spacing (DDPM); ``0`` gives the paper's.
+    ``max_period`` must be above 1: at 1 every frequency is 1, below 1 they grow past 1.
     """
+    downscale_freq_shift = checks.number(downscale_freq_shift, "downscale_freq_shift",
+                                         hint="1 in DDPM, 0 in Stable Diffusion")
     _check_width(d_model, 4 if downscale_freq_shift == 1 else 2)
     half = d_model // 2
     if half - downscale_freq_shift <= 0:
         raise ValueError(f"downscale_freq_shift must be below d_model // 2 = {half}, "
-                         f"got {downscale_freq_shift!r}")
+                         f"got {downscale_freq_shift:g}")
+    max_period = checks.number(max_period, "max_period", above=1.0,
+                               hint="the longest period, 10000 in diffusers; at 1 every frequency is 1")
     exponent = -math.log(max_period) * torch.arange(half, dtype=torch.float64) / (half - downscale_freq_shift)
     return torch.exp(exponent)
 

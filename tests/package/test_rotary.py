@@ -135,8 +135,10 @@ def test_partial_rope_leaves_the_rest_alone_and_uses_its_own_width():
     assert torch.equal(turned[:, 32:], x[:, 32:])
     assert torch.allclose(turned[:, :32], rope.apply_rope(x[:, :32], layout="rotate_half"))
     assert not torch.allclose(turned[1:, :32], x[1:, :32])
-    with pytest.raises(ValueError, match="fraction"):
-        rotary.partial_rope(x, 1.5)
+    for bad in (1.5, 0, True, "0.4", math.nan):  # True was taken as 1
+        with pytest.raises(ValueError, match=r"^fraction must be "):
+            rotary.partial_rope(x, bad)
+    assert torch.equal(rotary.partial_rope(x, np.float32(0.5)), rotary.partial_rope(x, 0.5))  # was refused
     assert {name: int(d * f) for name, (d, f) in rotary.PARTIAL_ROTARY.items()} == {
         "GPT-NeoX-20B (rotary_pct 0.25)": 24,
         "Phi-2 (partial_rotary_factor 0.4)": 32,

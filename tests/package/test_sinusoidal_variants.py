@@ -195,6 +195,27 @@ def test_bad_arguments_raise_value_error(call):
         call()
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda bad: sv.tensor2tensor_frequencies(8, 1.0, bad), "^max_timescale must be a finite number > 1"),
+    (lambda bad: sv.tensor2tensor_frequencies(8, bad), "^min_timescale must be a finite number > 0"),
+    (lambda bad: sv.timestep_frequencies(8, max_period=bad), "^max_period must be a finite number > 1"),
+    (lambda bad: sv.timestep_frequencies(8, bad), "^downscale_freq_shift must be a finite number"),
+])
+@pytest.mark.parametrize("bad", [math.inf, math.nan, "1", None])
+def test_timescales_and_periods_are_finite_numbers(call, message, bad):
+    """max_timescale=inf gave [nan, 0, 0, 0]."""
+    with pytest.raises(ValueError, match=message):
+        call(bad)
+
+
+@pytest.mark.parametrize("max_period", [0, -1.0, 0.5, 1])
+def test_max_period_must_be_above_one(max_period):
+    """The frequencies are max_period ** (-i / (d/2 - shift)): 1 makes them all 1, below 1 they grow
+    past 1 (periods shorter than 2 pi), and 0 or less has no logarithm (a math domain error before)."""
+    with pytest.raises(ValueError, match=r"^max_period must be a finite number > 1, got "):
+        sv.timestep_frequencies(8, max_period=max_period)
+
+
 def test_padding_index_outside_the_table_raises_index_error():
     with pytest.raises(IndexError, match=r"^padding_idx 4 is outside the table \(0\.\.3\)$"):
         sv.fairseq_table(4, 8, padding_idx=4)
