@@ -60,7 +60,7 @@ class NumpyEmbedding:
             Array of shape (V, C).
         """
         ids = check_token_ids(ids, self.vocab_size)
-        grad_output = np.asarray(grad_output, dtype=np.float32)
+        grad_output = checks.vectors(grad_output, "grad_output", ndim=None).astype(np.float32)
         if grad_output.shape != (*ids.shape, self.dim):
             raise ValueError(f"grad_output must have shape {(*ids.shape, self.dim)} (ids shape + (C,)), "
                              f"got {grad_output.shape}")
@@ -98,10 +98,7 @@ def embedding_from_table(table, padding_idx: int | None = None, device=None) -> 
     """
     if isinstance(table, NumpyEmbedding):
         table = table.weight
-    weight = torch.as_tensor(np.asarray(table, dtype=np.float32)).clone()
-    if weight.ndim != 2 or weight.numel() == 0:
-        raise ValueError(f"table must be a non-empty 2-D array (vocab_size, dim), "
-                         f"got shape {tuple(weight.shape)}")
+    weight = torch.as_tensor(checks.vectors(table, "table").astype(np.float32))  # (V, C), a copy
     padding_idx = checks.optional_index(padding_idx, "padding_idx", weight.shape[0], "the vocabulary")
     embedding = nn.Embedding.from_pretrained(weight, freeze=False, padding_idx=padding_idx)
     return embedding.to(pick_device() if device is None else device)
@@ -140,7 +137,8 @@ def table_gradient(embedding: nn.Embedding, ids, grad_output=None) -> np.ndarray
     weight = embedding.weight
     if grad_output is None:
         grad_output = torch.ones(*checked.shape, embedding.embedding_dim)
-    grad_output = torch.as_tensor(np.asarray(grad_output, dtype=np.float32), device=weight.device)
+    grad_output = checks.vectors(grad_output, "grad_output", ndim=None).astype(np.float32)
+    grad_output = torch.as_tensor(grad_output, device=weight.device)
     expected = (*checked.shape, embedding.embedding_dim)
     if tuple(grad_output.shape) != expected:
         raise ValueError(f"grad_output must have shape {expected} (ids shape + (C,)), "
@@ -156,9 +154,7 @@ def table_gradient(embedding: nn.Embedding, ids, grad_output=None) -> np.ndarray
 
 def row_gradient_norms(grad) -> np.ndarray:
     """The length of each row's gradient: (V, C) -> (V,)."""
-    grad = np.asarray(grad, dtype=np.float64)
-    if grad.ndim != 2 or grad.size == 0:
-        raise ValueError(f"grad must be a non-empty 2-D array (V, C), got shape {grad.shape}")
+    grad = checks.array(grad, "grad", ndim=2, finite=True)  # (V, C), float64
     return np.linalg.norm(grad, axis=1)
 
 

@@ -215,3 +215,29 @@ def test_bad_arguments_are_clear_errors(call, error, message):
         call()
 
 
+
+
+def test_tables_and_gradients_may_be_tensors_that_require_grad():
+    """Tensors go through device.to_numpy: an nn.Embedding weight or an upstream gradient needs no detach."""
+    embedding = lookup.make_embedding(5, 3, device="cpu")
+    copy = lookup.embedding_from_table(embedding.weight, device="cpu")
+    assert torch.equal(copy.weight, embedding.weight)
+    np.testing.assert_allclose(lookup.row_gradient_norms(embedding.weight),
+                               embedding.weight.detach().norm(dim=1).numpy(), rtol=1e-6)
+    upstream = torch.full((1, 2, 3), 2.0, requires_grad=True)  # (B, T, C)
+    grad = lookup.table_gradient(embedding, [[0, 0]], upstream)
+    assert (grad[0] == 4).all() and (grad[1:] == 0).all()
+    from_scratch = lookup.NumpyEmbedding(5, 3).backward([[0, 0]], upstream)
+    np.testing.assert_array_equal(from_scratch, grad)
+
+
+@pytest.mark.parametrize("call", [
+    lambda bad: lookup.embedding_from_table(np.array([[0.0, bad]])),
+    lambda bad: lookup.row_gradient_norms(np.array([[0.0, bad]])),
+    lambda bad: lookup.table_gradient(lookup.make_embedding(4, 2, device="cpu"), [[0]], [[[0.0, bad]]]),
+    lambda bad: lookup.NumpyEmbedding(4, 2).backward([[0]], [[[0.0, bad]]]),
+])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_tables_and_gradients_must_be_finite(call, bad):
+    with pytest.raises(ValueError, match="holds NaN or infinite values"):
+        call(bad)
