@@ -140,8 +140,8 @@ class TinyTransformer(nn.Module):
         self.ln_f = nn.LayerNorm(d_model)
         self.head = nn.Linear(d_model, n_classes)
 
-    def check_ids(self, ids) -> None:
-        """Raise ValueError/IndexError unless ``ids`` is a (B, T) tensor of this model's token IDs."""
+    def check_ids(self, ids) -> torch.Tensor:
+        """Check a (B, T) tensor of this model's token IDs and return it on the model's device."""
         whole = torch.is_tensor(ids) and not (ids.dtype.is_floating_point or ids.dtype == torch.bool)
         if not whole or ids.ndim != 2:
             shown = tuple(ids.shape) if torch.is_tensor(ids) else type(ids).__name__
@@ -151,6 +151,7 @@ class TinyTransformer(nn.Module):
         if int(ids.min()) < 0 or int(ids.max()) >= self.vocab_size:
             raise IndexError(f"token IDs must lie in 0..{self.vocab_size - 1}, "
                              f"got {int(ids.min())}..{int(ids.max())}")
+        return ids.to(self.token_embedding.weight.device)
 
     def forward(self, ids: torch.Tensor, check: bool = True) -> torch.Tensor:
         """Logits for every position; a ``learned`` table raises IndexError past ``max_len``.
@@ -158,7 +159,7 @@ class TinyTransformer(nn.Module):
         ``check=False`` skips :meth:`check_ids` (for ``torch.vmap``, which cannot read values).
         """
         if check:
-            self.check_ids(ids)
+            ids = self.check_ids(ids)  # (B, T), on the model's device, like InputEmbedding's
         T = ids.shape[1]
         x = self.token_embedding(ids)  # (B, T, C)
         if self.positions is not None:

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from embedding_course import positional, rope
+from embedding_course import pipeline, positional, rope
 from embedding_course.tiny_transformer import SCHEMES, TinyTransformer, parameter_count
 
 
@@ -116,3 +116,14 @@ def test_bad_token_ids_are_rejected():
         model(torch.zeros(2, 0, dtype=torch.long))
     with pytest.raises(IndexError, match=r"token IDs must lie in 0\.\.11"):
         model(torch.tensor([[0, 12]]))
+
+
+@pytest.mark.parametrize("make", [lambda: TinyTransformer(4), lambda: pipeline.InputEmbedding(4, 8, 4)])
+def test_ids_are_moved_to_the_models_device(make):
+    """Like InputEmbedding, the model moves the ids to its table's device ("meta" stands in for a GPU)."""
+    model = make().to("meta")
+    table = model.token_embedding if isinstance(model, TinyTransformer) else model.tokens
+    seen = []
+    table.register_forward_pre_hook(lambda module, inputs: seen.append(inputs[0].device))
+    model(torch.tensor([[0, 1]]))
+    assert seen == [torch.device("meta")]
