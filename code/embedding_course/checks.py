@@ -186,3 +186,57 @@ def vectors(values, name: str, ndim: int = 2) -> np.ndarray:
     """Embedding vectors: :func:`array` with finite values, float32 kept (one vector per row if 2-D)."""
     return array(values, name, ndim, keep_float32=True, finite=True)
 
+
+
+def token_ids(values, vocab_size: int, ndim: int | None = None, name: str = "token id",
+              of: str = "the vocabulary") -> np.ndarray:
+    """Check token IDs (whole numbers in ``0 .. vocab_size - 1``) and return them as int64.
+
+    Args:
+        values: one ID, a (nested) list, a NumPy array or a tensor (any device, any integer dtype).
+        vocab_size: the number of rows the IDs pick from.
+        ndim: the required number of axes: 1 for (T,), 2 for a (B, T) batch; ``None`` for any.
+        name: what one ID is, for the message: ``"token id"``, ``"position"``.
+        of: what the rows are, for the message.
+
+    Returns:
+        An int64 NumPy array of the same shape.
+
+    Raises:
+        ValueError: empty or ragged input, a value that is not a whole number, a wrong rank.
+        IndexError: an ID that is negative or not below ``vocab_size``.
+    """
+    vocab_size = whole(vocab_size, "vocab_size")
+    try:
+        ids = to_numpy(values)
+    except ValueError as error:  # ragged nested lists
+        raise ValueError(f"{name}s must form a rectangular array (equal-length rows): {error}") from None
+    if ids.size == 0:
+        raise ValueError(f"{name}s are empty; give at least one")
+    if ids.dtype == bool:
+        raise ValueError(f"{name}s must be whole numbers, got booleans")
+    if not np.issubdtype(ids.dtype, np.integer):
+        first = ids.flat[0]
+        first = first.item() if isinstance(first, np.generic) else first
+        if ids.dtype.kind == "f" and np.all(np.isfinite(ids)):
+            fractions = ids[ids != np.round(ids)]
+            if fractions.size:
+                raise ValueError(f"{name}s must be whole numbers, got {float(fractions.flat[0])}")
+            raise ValueError(f"{name}s must have an integer dtype, got {ids.dtype} (values like {first}); "
+                             "convert with .astype(int) or .long()")
+        if ids.dtype.kind in "USO":
+            raise ValueError(f"{name}s must be whole numbers, got {first!r} (dtype {ids.dtype}); "
+                             "turn words into ids with a vocabulary first")
+        raise ValueError(f"{name}s must be whole numbers, got dtype {ids.dtype}")
+    if ndim is not None and ids.ndim != ndim:
+        shape = {1: "(T,)", 2: "(B, T) = (batch, tokens)"}.get(ndim, f"of {ndim} axes")
+        hint = "; for one sentence use ids[None, :]" if ndim == 2 and ids.ndim == 1 else ""
+        raise ValueError(f"{name}s must have shape {shape}, got shape {ids.shape}{hint}")
+    ids = ids.astype(np.int64)
+    negative = ids[ids < 0]
+    if negative.size:
+        raise IndexError(f"{name} {negative.flat[0]} is negative; ids run from 0 to {vocab_size - 1}")
+    too_large = ids[ids >= vocab_size]
+    if too_large.size:
+        raise IndexError(f"{name} {too_large.flat[0]} is outside {of} (0..{vocab_size - 1})")
+    return ids

@@ -17,7 +17,7 @@ from torch import nn
 
 from embedding_course import SEED, checks
 from embedding_course.device import pick_device, to_numpy
-from embedding_course.one_hot import BYTES_PER_NUMBER, check_token_ids
+from embedding_course.one_hot import BYTES_PER_NUMBER
 
 # ---------------------------------------------------------------- from scratch
 
@@ -43,7 +43,7 @@ class NumpyEmbedding:
 
     def __call__(self, ids) -> np.ndarray:
         """Look up rows: IDs of shape (B, T) give vectors of shape (B, T, C)."""
-        ids = check_token_ids(ids, self.vocab_size)
+        ids = checks.token_ids(ids, self.vocab_size)
         return self.weight[ids]  # (..., C)
 
     def backward(self, ids, grad_output) -> np.ndarray:
@@ -59,7 +59,7 @@ class NumpyEmbedding:
         Returns:
             Array of shape (V, C).
         """
-        ids = check_token_ids(ids, self.vocab_size)
+        ids = checks.token_ids(ids, self.vocab_size)
         grad_output = checks.vectors(grad_output, "grad_output", ndim=None).astype(np.float32)
         if grad_output.shape != (*ids.shape, self.dim):
             raise ValueError(f"grad_output must have shape {(*ids.shape, self.dim)} (ids shape + (C,)), "
@@ -116,7 +116,7 @@ def lookup(embedding: nn.Embedding, ids) -> torch.Tensor:
     """
     if not isinstance(embedding, nn.Embedding):
         raise ValueError(f"embedding must be an nn.Embedding, got {type(embedding).__name__}")
-    checked = check_token_ids(ids, embedding.num_embeddings)
+    checked = checks.token_ids(ids, embedding.num_embeddings)
     ids = torch.as_tensor(checked, device=embedding.weight.device)  # (B, T)
     return embedding(ids)  # (B, T, C)
 
@@ -133,7 +133,7 @@ def table_gradient(embedding: nn.Embedding, ids, grad_output=None) -> np.ndarray
     """
     if not isinstance(embedding, nn.Embedding):
         raise ValueError(f"embedding must be an nn.Embedding, got {type(embedding).__name__}")
-    checked = check_token_ids(ids, embedding.num_embeddings)
+    checked = checks.token_ids(ids, embedding.num_embeddings)
     weight = embedding.weight
     if grad_output is None:
         grad_output = torch.ones(*checked.shape, embedding.embedding_dim)

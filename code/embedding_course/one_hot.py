@@ -28,51 +28,6 @@ TOKENIZER_VOCAB_SIZES = {
 }
 
 
-def check_token_ids(ids, vocab_size) -> np.ndarray:
-    """Check token IDs and return them as an int64 NumPy array of the same shape.
-
-    Args:
-        ids: a whole number, a (nested) list, a NumPy array or a torch tensor of whole numbers.
-        vocab_size: the number of tokens; valid IDs are ``0 .. vocab_size - 1``.
-
-    Raises:
-        ValueError: empty input, a non-integer value, or a bad ``vocab_size``.
-        IndexError: an ID that is negative or not below ``vocab_size``.
-    """
-    vocab_size = checks.whole(vocab_size, "vocab_size")
-    try:
-        array = to_numpy(ids)
-    except ValueError as error:  # ragged nested lists
-        raise ValueError(f"token ids must form a rectangular array (equal-length rows): {error}") from None
-    if array.size == 0:
-        raise ValueError("token ids are empty; give at least one id")
-    if array.dtype == bool:
-        raise ValueError("token ids must be whole numbers, got booleans")
-    if not np.issubdtype(array.dtype, np.integer):
-        if np.issubdtype(array.dtype, np.floating) and np.all(np.isfinite(array)):
-            bad = array[array != np.round(array)]
-            if bad.size:
-                raise ValueError(f"token ids must be whole numbers, got {float(bad.flat[0])}")
-            raise ValueError(
-                f"token ids must have an integer dtype, got {array.dtype} (values like "
-                f"{float(array.flat[0])}); convert with .astype(int) or .long()"
-            )
-        if array.dtype.kind in "USO":
-            first = array.flat[0]
-            first = first.item() if isinstance(first, np.generic) else first
-            raise ValueError(f"token ids must be whole numbers, got {first!r} (dtype {array.dtype}); "
-                             "turn words into ids with a vocabulary first")
-        raise ValueError(f"token ids must be whole numbers, got dtype {array.dtype}")
-    array = array.astype(np.int64)
-    negative = array[array < 0]
-    if negative.size:
-        raise IndexError(f"token id {negative.flat[0]} is negative; ids run from 0 to {vocab_size - 1}")
-    too_large = array[array >= vocab_size]
-    if too_large.size:
-        raise IndexError(f"token id {too_large.flat[0]} is outside the vocabulary (0..{vocab_size - 1})")
-    return array
-
-
 def one_hot(ids, vocab_size: int) -> np.ndarray:
     """One-hot vectors, from scratch in NumPy.
 
@@ -83,7 +38,7 @@ def one_hot(ids, vocab_size: int) -> np.ndarray:
     Returns:
         float32 array of shape ``ids.shape + (V,)`` with a single 1 per vector.
     """
-    ids = check_token_ids(ids, vocab_size)
+    ids = checks.token_ids(ids, vocab_size)
     flat = ids.reshape(-1)  # (N,)
     vectors = np.zeros((flat.size, vocab_size), dtype=np.float32)  # (N, V)
     vectors[np.arange(flat.size), flat] = 1.0
@@ -92,7 +47,7 @@ def one_hot(ids, vocab_size: int) -> np.ndarray:
 
 def one_hot_torch(ids, vocab_size: int, device=None) -> torch.Tensor:
     """The same with ``torch.nn.functional.one_hot``, as float32 (it returns int64 by itself)."""
-    checked = check_token_ids(ids, vocab_size)
+    checked = checks.token_ids(ids, vocab_size)
     if device is None and isinstance(ids, torch.Tensor):
         device = ids.device
     tensor = torch.as_tensor(checked, device=device)

@@ -90,22 +90,8 @@ class InputEmbedding(nn.Module):
 
     def check_ids(self, ids) -> torch.Tensor:
         """Validate a (B, T) batch of token IDs and return it as an int64 tensor on the model's device."""
-        if not torch.is_tensor(ids):
-            ids = torch.as_tensor(ids)
-        if ids.dtype.is_floating_point or ids.dtype == torch.bool or ids.is_complex():
-            raise ValueError(f"ids must hold whole numbers (token IDs), got dtype {ids.dtype}")
-        if ids.ndim != 2:
-            raise ValueError(
-                f"ids must have shape (B, T) = (batch, tokens), got shape {tuple(ids.shape)}; "
-                "for one sentence use ids[None, :]"
-            )
-        if ids.shape[0] == 0 or ids.shape[1] == 0:
-            raise ValueError(f"ids is empty (shape {tuple(ids.shape)}); give at least one token")
-        low, high = int(ids.min()), int(ids.max())
-        if low < 0 or high >= self.vocab_size:
-            bad = low if low < 0 else high
-            raise IndexError(f"token id {bad} is outside the vocabulary (0..{self.vocab_size - 1})")
-        return ids.to(self.tokens.weight.device, torch.long)
+        checked = checks.token_ids(ids, self.vocab_size, ndim=2)  # (B, T)
+        return torch.as_tensor(checked, device=self.tokens.weight.device)
 
     def stages(self, ids) -> dict[str, torch.Tensor]:
         """Every intermediate tensor, by name, in pipeline order.

@@ -21,6 +21,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from embedding_course import checks, rope
+from embedding_course.lookup import count_parameters
 from embedding_course.positional import LearnedPositionalEmbedding, SinusoidalPositionalEncoding
 
 SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi")
@@ -141,17 +142,9 @@ class TinyTransformer(nn.Module):
         self.head = nn.Linear(d_model, n_classes)
 
     def check_ids(self, ids) -> torch.Tensor:
-        """Check a (B, T) tensor of this model's token IDs and return it on the model's device."""
-        whole = torch.is_tensor(ids) and not (ids.dtype.is_floating_point or ids.dtype == torch.bool)
-        if not whole or ids.ndim != 2:
-            shown = tuple(ids.shape) if torch.is_tensor(ids) else type(ids).__name__
-            raise ValueError(f"ids must be a (B, T) tensor of whole numbers, got {shown}")
-        if ids.numel() == 0:
-            raise ValueError(f"ids is empty (shape {tuple(ids.shape)}); give at least one token")
-        if int(ids.min()) < 0 or int(ids.max()) >= self.vocab_size:
-            raise IndexError(f"token IDs must lie in 0..{self.vocab_size - 1}, "
-                             f"got {int(ids.min())}..{int(ids.max())}")
-        return ids.to(self.token_embedding.weight.device)
+        """Validate a (B, T) batch of token IDs and return it as an int64 tensor on the model's device."""
+        checked = checks.token_ids(ids, self.vocab_size, ndim=2)  # (B, T)
+        return torch.as_tensor(checked, device=self.token_embedding.weight.device)
 
     def forward(self, ids: torch.Tensor, check: bool = True) -> torch.Tensor:
         """Logits for every position; a ``learned`` table raises IndexError past ``max_len``.
@@ -170,5 +163,5 @@ class TinyTransformer(nn.Module):
 
 
 def parameter_count(model: nn.Module) -> int:
-    """The number of trainable numbers in ``model``."""
-    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+    """:func:`~embedding_course.lookup.count_parameters` under the name lesson 7 calls."""
+    return count_parameters(model)

@@ -20,6 +20,7 @@ from embedding_course import (
     rope_scaling,
     rotary,
     similarity,
+    tiny_transformer,
     tokens,
     training,
 )
@@ -271,3 +272,50 @@ def test_index_rule_in_the_figures():
 def test_cosine_has_one_zero_vector_rule(call):
     with pytest.raises(ValueError, match="row 1 is all zeros"):
         call(np.array([[1.0, 0.0], [0.0, 0.0]]))
+
+
+# ---------------------------------------------------------------- token ids: one rule for every consumer
+
+TOKEN_ID_USERS = {  # each takes a (B, T) batch of ids for a vocabulary of 4 tokens
+    "NumpyEmbedding": lambda ids: lookup.NumpyEmbedding(4, 2)(ids),
+    "lookup": lambda ids: lookup.lookup(lookup.make_embedding(4, 2, device="cpu"), ids),
+    "one_hot": lambda ids: one_hot.one_hot(ids, 4),
+    "InputEmbedding": lambda ids: pipeline.InputEmbedding(4, 8, 4)(ids),
+    "TinyTransformer": lambda ids: tiny_transformer.TinyTransformer(4)(ids),
+}
+
+
+@pytest.mark.parametrize("user", TOKEN_ID_USERS)
+@pytest.mark.parametrize(("ids", "error", "message"), [
+    ([[0, 4]], IndexError, r"^token id 4 is outside the vocabulary \(0\.\.3\)$"),
+    ([[-1, 0]], IndexError, r"^token id -1 is negative; ids run from 0 to 3$"),
+    ([[0.5, 1.0]], ValueError, r"^token ids must be whole numbers, got 0\.5$"),
+    (torch.tensor([[1.0, 2.0]], requires_grad=True), ValueError,
+     r"^token ids must have an integer dtype, got float32 \(values like 1\.0\)"),
+    ([[True, False]], ValueError, r"^token ids must be whole numbers, got booleans$"),
+    ([["a", "b"]], ValueError, r"^token ids must be whole numbers, got 'a' \(dtype <U1\)"),
+    ([[0, 1], [2]], ValueError, r"^token ids must form a rectangular array"),
+    (np.zeros((0, 2), dtype=int), ValueError, r"^token ids are empty"),
+])
+def test_token_ids_are_one_rule_everywhere(user, ids, error, message):
+    with pytest.raises(error, match=message):
+        TOKEN_ID_USERS[user](ids)
+
+
+@pytest.mark.parametrize("user", ["InputEmbedding", "TinyTransformer"])
+def test_token_id_batches_must_be_b_by_t(user):
+    with pytest.raises(ValueError, match=r"^token ids must have shape \(B, T\) = \(batch, tokens\), "
+                                         r"got shape \(2,\); for one sentence use ids\[None, :\]$"):
+        TOKEN_ID_USERS[user]([0, 1])
+
+
+def test_token_ids_rule():
+    checked = checks.token_ids(torch.tensor([[1, 2]]), 3)
+    assert checked.dtype == np.int64 and checked.tolist() == [[1, 2]]
+    assert checks.token_ids(np.uint8(2), 3).tolist() == 2  # one id, of any integer type
+    with pytest.raises(IndexError, match=r"^position 5 is outside the position table \(0\.\.4\)$"):
+        checks.token_ids([0, 5], 5, name="position", of="the position table")
+    with pytest.raises(ValueError, match=r"^token ids must have shape \(T,\), got shape \(1, 2\)$"):
+        checks.token_ids([[0, 1]], 3, ndim=1)
+    with pytest.raises(ValueError, match=r"^vocab_size must be a whole number >= 1, got 0$"):
+        checks.token_ids([0], 0)

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from matplotlib.figure import Figure
 from plotly.subplots import make_subplots
 
-from embedding_course import SEED, lookup, one_hot, plotting, positional
+from embedding_course import SEED, checks, lookup, plotting, positional
 from embedding_course.device import to_numpy
 from embedding_course.tokens import WordVocabulary
 
@@ -17,7 +17,7 @@ from embedding_course.tokens import WordVocabulary
 def gradient_norm_figure(norms, labels: Sequence[str], ids, title: str = "") -> Figure:
     """Bar chart of per-row gradient norms; the rows that were looked up are highlighted."""
     norms = np.asarray(norms, dtype=float)
-    checked = one_hot.check_token_ids(ids, len(norms))
+    checked = checks.token_ids(ids, len(norms))
     used = sorted(set(checked.reshape(-1).tolist()))
     return plotting.bar_plot(labels, norms, highlight=used, xlabel="table row (token)",
                              ylabel="gradient norm of the row",
@@ -79,7 +79,7 @@ def lookup_view_figure(vocabulary: WordVocabulary, table, sequences: Sequence[Se
                          f"got {table.shape}")
     if len(sequences) == 0:
         raise ValueError("sequences is empty; give at least one list of token IDs")
-    checked = [one_hot.check_token_ids(ids, table.shape[0]) for ids in sequences]
+    checked = [checks.token_ids(ids, table.shape[0]) for ids in sequences]
     if any(ids.ndim != 1 for ids in checked) or len({len(ids) for ids in checked}) != 1:
         raise ValueError("every sequence must be one (T,) list of token IDs, all of the same length T")
     sequences = [ids.tolist() for ids in checked]

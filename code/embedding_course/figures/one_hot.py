@@ -104,7 +104,7 @@ def bridge_figure(ids, table, tokens: Sequence[str] | None = None) -> Figure:
     table = to_numpy(table, dtype=np.float32)
     if table.ndim != 2:
         raise ValueError(f"table must have shape (vocab_size, dim), got shape {table.shape}")
-    checked = one_hot.check_token_ids(ids, table.shape[0])
+    checked = checks.token_ids(ids, table.shape[0])
     if checked.ndim != 1:
         raise ValueError(f"ids must be one sequence (T,), got shape {checked.shape}")
     if tokens is not None and len(tokens) != len(checked):
