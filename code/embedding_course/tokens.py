@@ -85,15 +85,9 @@ class WordVocabulary:
             raise ValueError(f"text {text!r} holds no words to encode")
         return [self.token_to_id.get(word, self.unk_id) for word in words]
 
-    def decode(self, ids: Iterable[int]) -> list[str]:
-        """The tokens for a sequence of IDs."""
-        tokens = []
-        for token_id in ids:
-            token_id = int(token_id)
-            if not 0 <= token_id < len(self):
-                raise IndexError(f"token id {token_id} is outside the vocabulary (0..{len(self) - 1})")
-            tokens.append(self.id_to_token[token_id])
-        return tokens
+    def decode(self, ids: Sequence[int]) -> list[str]:
+        """The tokens for a sequence of IDs (a list, an array or a tensor of shape (T,))."""
+        return [self.id_to_token[token_id] for token_id in checks.token_ids(ids, len(self), ndim=1)]
 
     def __repr__(self) -> str:
         preview = ", ".join(self.id_to_token[:6])

@@ -86,10 +86,14 @@ def test_decode_accepts_numpy_and_torch_integers():
     assert vocabulary.decode(torch.tensor([3, 0])) == ["y", PAD]
 
 
-@pytest.mark.parametrize("bad_id", [4, 100, -1])
-def test_decode_rejects_ids_outside_the_vocabulary(bad_id):
+@pytest.mark.parametrize(("bad_id", "message"), [
+    (4, r"token id 4 is outside the vocabulary \(0..3\)"),
+    (100, r"token id 100 is outside the vocabulary \(0..3\)"),
+    (-1, "token id -1 is negative; ids run from 0 to 3"),
+])
+def test_decode_rejects_ids_outside_the_vocabulary(bad_id, message):
     vocabulary = WordVocabulary(["x", "y"])
-    with pytest.raises(IndexError, match=rf"token id {bad_id} is outside the vocabulary \(0..3\)"):
+    with pytest.raises(IndexError, match=message):
         vocabulary.decode([2, bad_id])
 
 
@@ -123,3 +127,16 @@ def test_encode_rejects_text_without_words():
 def test_encode_rejects_non_strings():
     with pytest.raises(ValueError, match="text must be a string"):
         WordVocabulary(["x"]).encode(["x"])
+
+
+@pytest.mark.parametrize(("ids", "message"), [
+    ([1.7], r"^token ids must be whole numbers, got 1\.7$"),
+    ([True], r"^token ids must be whole numbers, got booleans$"),
+    ("12", r"^token ids must be whole numbers, got '12'"),
+    (["a"], r"^token ids must be whole numbers, got 'a' .*turn words into ids with a vocabulary first$"),
+    ([[2, 3]], r"^token ids must have shape \(T,\), got shape \(1, 2\)$"),
+    ([], r"^token ids are empty"),
+])
+def test_decode_takes_whole_numbers_only(ids, message):
+    with pytest.raises(ValueError, match=message):
+        WordVocabulary(["x", "y"]).decode(ids)
