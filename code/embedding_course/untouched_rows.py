@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -90,13 +89,13 @@ def train_rows(ids, vocab_size: int, unseen: int, padding_idx: int = 0, dim: int
     """
     checks.one_of(setting, "setting", SETTINGS)
     vocab_size = checks.whole(vocab_size, "vocab_size", minimum=2)
+    dim = checks.whole(dim, "dim", hint="the width C")
     steps = checks.whole(steps, "steps")
     lr = checks.positive(lr, "lr")
-    ids = torch.as_tensor(np.asarray(ids), dtype=torch.long)
-    if ids.ndim != 2 or ids.shape[1] < 2:
+    weight_decay = checks.non_negative(weight_decay, "weight_decay")
+    ids = torch.as_tensor(checks.token_ids(ids, vocab_size, ndim=2))  # (B, T), int64
+    if ids.shape[1] < 2:
         raise ValueError(f"ids must have shape (B, T) with T >= 2, got {tuple(ids.shape)}")
-    if int(ids.min()) < 0 or int(ids.max()) >= vocab_size:
-        raise IndexError(f"ids must lie in 0 .. {vocab_size - 1}, got {int(ids.min())} .. {int(ids.max())}")
     unseen = checks.index(unseen, "unseen", vocab_size)
     padding_idx = checks.index(padding_idx, "padding_idx", vocab_size)
     if bool((ids == unseen).any()) or unseen == padding_idx:

@@ -23,6 +23,7 @@ from embedding_course import (
     tiny_transformer,
     tokens,
     training,
+    untouched_rows,
 )
 from embedding_course.figures import positional as positional_figures
 
@@ -282,6 +283,7 @@ TOKEN_ID_USERS = {  # each takes a (B, T) batch of ids for a vocabulary of 4 tok
     "one_hot": lambda ids: one_hot.one_hot(ids, 4),
     "InputEmbedding": lambda ids: pipeline.InputEmbedding(4, 8, 4)(ids),
     "TinyTransformer": lambda ids: tiny_transformer.TinyTransformer(4)(ids),
+    "train_rows": lambda ids: untouched_rows.train_rows(ids, 4, unseen=3, steps=1),
 }
 
 
@@ -302,7 +304,7 @@ def test_token_ids_are_one_rule_everywhere(user, ids, error, message):
         TOKEN_ID_USERS[user](ids)
 
 
-@pytest.mark.parametrize("user", ["InputEmbedding", "TinyTransformer"])
+@pytest.mark.parametrize("user", ["InputEmbedding", "TinyTransformer", "train_rows"])
 def test_token_id_batches_must_be_b_by_t(user):
     with pytest.raises(ValueError, match=r"^token ids must have shape \(B, T\) = \(batch, tokens\), "
                                          r"got shape \(2,\); for one sentence use ids\[None, :\]$"):

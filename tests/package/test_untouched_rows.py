@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import torch
 
 from embedding_course import untouched_rows as ur
 
@@ -51,10 +52,28 @@ def test_table_has_one_row_per_setting(histories):
     (dict(unseen=VOCAB), IndexError),
     (dict(ids=np.array([[1, 99]])), IndexError),
     (dict(ids=np.array([1, 2])), ValueError),
+    (dict(ids=np.array([[1]])), ValueError),  # T < 2: nothing to predict
     (dict(steps=0), ValueError),
 ])
 def test_bad_arguments(kwargs, error):
     arguments = dict(ids=IDS, vocab_size=VOCAB, unseen=UNSEEN, padding_idx=PAD)
     arguments.update(kwargs)
     with pytest.raises(error):
+        ur.train_rows(**arguments)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    (dict(ids=[[1.7, 2.9]]), r"^token ids must be whole numbers, got 1\.7$"),  # was trained on [[1, 2]]
+    (dict(ids=np.zeros((0, 3), dtype=int)), r"^token ids are empty"),
+    (dict(ids=torch.tensor([[1.0, 2.0]], requires_grad=True)), r"^token ids must have an integer dtype"),
+    (dict(ids=np.array([[1]])), r"^ids must have shape \(B, T\) with T >= 2, got \(1, 1\)$"),
+    (dict(dim=0), r"^dim must be a whole number >= 1, got 0"),
+    (dict(dim=-1), r"^dim must be a whole number >= 1, got -1"),
+    (dict(dim=2.0), r"^dim must be a whole number >= 1, got 2\.0"),
+    (dict(weight_decay=-0.1), r"^weight_decay must be a finite number >= 0, got -0\.1"),
+])
+def test_bad_arguments_say_what_is_allowed(kwargs, message):
+    arguments = dict(ids=IDS, vocab_size=VOCAB, unseen=UNSEEN, padding_idx=PAD, steps=1)
+    arguments.update(kwargs)
+    with pytest.raises(ValueError, match=message):
         ur.train_rows(**arguments)
