@@ -89,11 +89,11 @@ def bert_embedding_output(ids, position_ids) -> np.ndarray:
         Array of shape (T, 384), float32: one input vector per token (segment A, eval mode).
     """
     tokens, positions = bert_token_table(), bert_position_table()
-    ids = np.asarray([checks.index(i, "token id", tokens.shape[0], "the vocabulary") for i in ids])
-    position_ids = np.asarray([checks.index(p, "position id", positions.shape[0], "the position table")
-                               for p in position_ids])
-    if ids.shape != position_ids.shape or ids.ndim != 1 or ids.size == 0:
-        raise ValueError(f"ids and position_ids must be non-empty 1-D and of one length, got shapes "
+    ids = checks.token_ids(ids, tokens.shape[0], ndim=1)  # (T,)
+    position_ids = checks.token_ids(position_ids, positions.shape[0], ndim=1, name="position id",
+                                    of="the position table")  # (T,)
+    if ids.shape != position_ids.shape:
+        raise ValueError(f"ids and position_ids must be of one length, got shapes "
                          f"{ids.shape} and {position_ids.shape}")
     segment, gain, shift = _bert_embedding_extras()
     summed = (tokens[ids] + positions[position_ids] + segment).astype(np.float64)  # (T, C)

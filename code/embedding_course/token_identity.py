@@ -46,11 +46,9 @@ def token_recovery(token_table, position_table, token_ids, positions, chunk: int
     if tokens.shape[1] != places.shape[1]:
         raise ValueError(f"the tables must have the same width, got {tokens.shape[1]} (tokens) "
                          f"and {places.shape[1]} (positions)")
-    ids = np.asarray([checks.index(t, "token id", tokens.shape[0], "the token table") for t in token_ids])
-    where = np.asarray([checks.index(p, "position", places.shape[0], "the position table")
-                        for p in positions])
-    if ids.size == 0 or where.size == 0:
-        raise ValueError("give at least one token id and one position")
+    ids = checks.token_ids(token_ids, tokens.shape[0], ndim=1, of="the token table")  # (N,)
+    where = checks.token_ids(positions, places.shape[0], ndim=1, name="position",
+                             of="the position table")  # (M,)
     checks.whole(chunk, "chunk")
     keys = torch.from_numpy(unit_rows(tokens).astype(np.float32))  # (V, C)
     queries = tokens[ids][None, :, :] + places[where][:, None, :]  # (M, N, C)

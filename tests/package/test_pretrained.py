@@ -49,3 +49,15 @@ def test_minilm_folder_holds_the_files():
     folder = pretrained.minilm_folder()
     assert (folder / "tokenizer.json").is_file()
     assert (folder / "model.safetensors").is_file()
+
+
+def test_bert_embedding_output_reads_ids_as_tensors_or_arrays():
+    import torch
+
+    as_list = pretrained.bert_embedding_output([101, 1996], [0, 1])
+    as_tensors = pretrained.bert_embedding_output(torch.tensor([101, 1996]), torch.arange(2))
+    np.testing.assert_array_equal(as_tensors, as_list)
+    with pytest.raises(ValueError, match=r"^token ids must be whole numbers, got 101\.5$"):
+        pretrained.bert_embedding_output([101.5], [0])
+    with pytest.raises(ValueError, match=r"^position ids must have shape \(T,\), got shape \(1, 1\)$"):
+        pretrained.bert_embedding_output([101], [[0]])

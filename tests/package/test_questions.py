@@ -150,6 +150,14 @@ def test_token_recovery_on_a_tiny_table_and_its_errors():
         token_identity.token_recovery(tokens, np.ones((2, 4)), [0], [0])
 
 
+def test_token_recovery_reads_ids_and_positions_as_tensors():
+    tokens, positions = np.eye(3), np.array([[0.1, 0.0, 0.0], [0.0, 5.0, 0.0]])
+    nearest = token_identity.token_recovery(tokens, positions, torch.tensor([0, 2]), torch.arange(2))
+    assert nearest.tolist() == [[0, 2], [1, 1]]
+    with pytest.raises(ValueError, match=r"^token ids must be whole numbers, got booleans$"):
+        token_identity.token_recovery(tokens, positions, [True], [0])
+
+
 def test_principal_directions_are_orthonormal_and_ordered():
     generator = np.random.default_rng(0)
     points = generator.standard_normal((500, 3)) * np.array([5.0, 1.0, 0.1])
