@@ -25,9 +25,9 @@ import numpy as np
 from embedding_course import checks
 
 
-def row_norms(vectors) -> np.ndarray:
+def row_norms(vectors, name: str = "vectors") -> np.ndarray:
     """The Euclidean length of every row, shape (N,)."""
-    matrix = checks.vectors(vectors, "vectors")
+    matrix = checks.vectors(vectors, name)
     return np.sqrt(np.einsum("nd,nd->n", matrix, matrix, dtype=np.float64)).astype(matrix.dtype)
 
 
@@ -83,18 +83,28 @@ def cosine_scores(table, query, table_norms=None) -> np.ndarray:
         Array of shape (V,).
     """
     query = checks.vectors(query, "query", ndim=1)
-    if getattr(table, "ndim", None) != 2:
-        raise ValueError(f"table must be 2-D (one vector per row), got shape {np.shape(table)}")
+    table = checks.array(table, "table", ndim=2, keep_float32=True)  # (V, d); float32 is not copied
     if table.shape[1] != query.shape[0]:
         raise ValueError(f"query has {query.shape[0]} dimensions but the table rows have {table.shape[1]}")
     query_norm = float(np.linalg.norm(query))
     if query_norm == 0:
         raise ValueError("the query is a zero vector; it has no direction to compare")
-    norms = row_norms(table) if table_norms is None else np.asarray(table_norms)
+    if table_norms is None:
+        norms = row_norms(table, "table")  # (V,)
+    else:
+        norms = checks.vectors(table_norms, "table_norms", ndim=1)  # (V,)
     if norms.shape != (table.shape[0],):
         raise ValueError(f"table_norms has shape {norms.shape}, expected ({table.shape[0]},)")
+    negative = np.flatnonzero(norms < 0)
+    if negative.size:
+        raise ValueError(f"table_norms must be >= 0 (row lengths), got {float(norms[negative[0]])} "
+                         f"in row {int(negative[0])}")
     dots = table @ query.astype(table.dtype)  # (V,)
-    return dots / (np.maximum(norms, np.finfo(np.float32).tiny) * query_norm)
+    scores = dots / (np.maximum(norms, np.finfo(np.float32).tiny) * query_norm)  # (V,)
+    broken = np.flatnonzero(~np.isfinite(scores))  # given norms: the table itself was not scanned
+    if broken.size:
+        raise ValueError(f"table row {int(broken[0])} holds NaN or infinite values")
+    return scores
 
 
 def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:

@@ -57,6 +57,30 @@ def test_cosine_scores_match_the_matrix_version():
                                expected, atol=1e-5)
 
 
+@pytest.mark.parametrize("table", [
+    np.array([[1, 0], [0, 1], [0, 0]]),  # ints: the query must not be cast to int
+    [[1, 0], [0, 1], [0, 0]],
+    torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]], requires_grad=True),
+])
+def test_cosine_scores_read_any_table(table):
+    query = np.array([0.5, 0.9])
+    expected = [0.5 / np.linalg.norm(query), 0.9 / np.linalg.norm(query), 0.0]  # a zero row scores 0
+    np.testing.assert_allclose(similarity.cosine_scores(table, query), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize(("table", "table_norms", "message"), [
+    ([1.0, 0.0], None, r"^table must be a non-empty 2-D array, got shape \(2,\)$"),
+    (np.zeros((0, 2)), None, r"^table must be a non-empty 2-D array, got shape \(0, 2\)$"),
+    (np.eye(2), [1.0, np.nan], "^table_norms holds NaN or infinite values"),
+    (np.eye(2), [1.0, -1.0], r"^table_norms must be >= 0 \(row lengths\), got -1\.0 in row 1$"),
+    (np.array([[1.0, 0.0], [np.nan, 1.0]]), None, "^table holds NaN or infinite values"),
+    (np.array([[1.0, 0.0], [np.inf, 1.0]]), [1.0, 1.0], "^table row 1 holds NaN or infinite values"),
+])
+def test_cosine_scores_check_the_table_and_its_norms(table, table_norms, message):
+    with pytest.raises(ValueError, match=message):
+        similarity.cosine_scores(table, [1.0, 0.0], table_norms)
+
+
 def test_top_k_orders_best_first_and_breaks_ties_by_index():
     scores = np.array([0.1, 0.9, 0.5, 0.9, -0.2])
     assert similarity.top_k(scores, 3).tolist() == [1, 3, 2]
