@@ -221,16 +221,17 @@ class WordVectors:
         """:meth:`neighbours` for many words at once (one matrix product per chunk of words)."""
         k, chunk = checks.whole(k, "k"), checks.whole(chunk, "chunk")
         query_rows = self.rows(words)
+        for row in query_rows:
+            if self.norms[row] == 0:  # as in neighbours (similarity.cosine_scores)
+                raise ValueError(f"{self.words[row]!r} is a zero vector; it has no direction to compare")
         results: dict[str, list[Neighbour]] = {}
         norms = np.maximum(self.norms, np.finfo(np.float32).tiny)
         table = np.asarray(self.table)  # (V, d), a view of the memory map
         for start in range(0, len(query_rows), chunk):
             rows = query_rows[start:start + chunk]  # the words of this chunk: n <= chunk of them
             scores = (table[rows] @ table.T) / (norms[rows][:, None] * norms[None, :])  # (n, V)
-            scores[np.arange(len(rows)), rows] = -np.inf  # a word is not its own neighbour
-            candidates = np.argpartition(-scores, k - 1, axis=1)[:, :k]  # (n, k), unordered
-            for row, row_scores, best in zip(rows, scores, candidates, strict=True):
-                best = best[np.lexsort((best, -row_scores[best]))]  # by score, ties by row
+            for row, row_scores in zip(rows, scores, strict=True):
+                best = similarity.top_k(row_scores, k, exclude=[row])  # a word is not its own neighbour
                 results[self.words[row]] = [Neighbour(self.words[r], float(row_scores[r])) for r in best]
         return results
 
@@ -387,7 +388,13 @@ def band_cosines(vectors: WordVectors, bands: Sequence[tuple[int, int]] = FREQUE
             raise ValueError(f"a band must be (first, last) ranks with first < last <= {len(vectors)}, "
                              f"got {(first, last)!r}")
         unit = np.asarray(vectors.table[first - 1:last], dtype=np.float64)  # (n, d)
-        unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+        lengths = np.linalg.norm(unit, axis=1, keepdims=True)  # (n, 1)
+        zero = np.flatnonzero(lengths[:, 0] == 0)
+        if zero.size:  # the rule of similarity.unit_rows: a cosine needs a direction
+            rank = first + int(zero[0])
+            raise ValueError(f"the vector of {vectors.words[rank - 1]!r} (rank {rank}) is all zeros; "
+                             "cosine similarity needs a direction")
+        unit /= lengths
         n = len(unit)
         mean_direction = unit.mean(axis=0)  # (d,)
         common = float(np.linalg.norm(mean_direction))

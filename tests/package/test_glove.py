@@ -67,6 +67,37 @@ def test_neighbours_of_a_vector_and_of_many_words_agree(vectors):
     np.testing.assert_allclose([n.score for n in many["paris"]], [n.score for n in by_word], atol=1e-5)
 
 
+def _five_words(zero_row: int | None = None) -> glove.WordVectors:
+    table = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)  # (V, d)
+    if zero_row is not None:
+        table[zero_row] = 0.0
+    return glove.WordVectors(table, ["a", "b", "c", "d", "e"])
+
+
+def test_neighbours_of_many_give_what_neighbours_gives_even_past_the_vocabulary():
+    small = _five_words()
+    many = small.neighbours_of_many(["a", "c"], k=10)  # only 4 other words
+    for word in ("a", "c"):
+        one = small.neighbours(word, k=10)
+        assert [n.word for n in many[word]] == [n.word for n in one] and len(one) == 4
+        np.testing.assert_allclose([n.score for n in many[word]], [n.score for n in one], atol=1e-6)
+
+
+def test_neighbours_of_many_refuse_a_zero_vector_like_neighbours():
+    small = _five_words(zero_row=2)
+    with pytest.raises(ValueError, match="zero vector"):
+        small.neighbours("c")
+    with pytest.raises(ValueError, match="'c' is a zero vector"):
+        small.neighbours_of_many(["a", "c"])
+    assert dict(small.neighbours_of_many(["a"], k=4)["a"])["c"] == 0.0  # a zero row scores 0, as there
+
+
+def test_band_cosines_refuse_a_zero_vector():
+    with pytest.raises(ValueError, match=r"^the vector of 'd' \(rank 4\) is all zeros; cosine similarity "
+                                         r"needs a direction$"):
+        glove.band_cosines(_five_words(zero_row=3), bands=((1, 5),), sample=3)
+
+
 def test_king_minus_man_plus_woman_is_queen(vectors):
     answer = vectors.analogy("king", "man", "woman", k=3)
     assert answer[0].word == "queen"
