@@ -100,14 +100,15 @@ def copy_targets(ids: torch.Tensor, offset: int = COPY_OFFSET) -> torch.Tensor:
         offset: how many places back to look, a whole number >= 1.
 
     Returns:
-        A tensor shaped like ``ids``.
+        An int64 tensor shaped like ``ids``.
     """
     checks.whole(offset, "offset", hint="a number of places back")
     ids = torch.as_tensor(ids)
-    if ids.ndim not in (1, 2) or ids.is_floating_point() or ids.is_complex():
+    whole = not (ids.is_floating_point() or ids.is_complex() or ids.dtype == torch.bool)
+    if ids.ndim not in (1, 2) or not whole:
         raise ValueError(f"ids must be a (T,) or (B, T) tensor of whole numbers, got shape "
                          f"{tuple(ids.shape)} and dtype {ids.dtype}")
-    targets = torch.full_like(ids, IGNORE)
+    targets = torch.full(ids.shape, IGNORE, dtype=torch.long, device=ids.device)  # -100 would wrap in uint8
     if ids.shape[-1] > offset:
         targets[..., offset:] = ids[..., :-offset]  # the answer at t is the token at t - offset
     return targets

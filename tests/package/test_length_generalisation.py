@@ -42,6 +42,18 @@ def test_copy_targets_look_back_any_offset_and_check_their_arguments():
         experiment.copy_targets(ids.float())
 
 
+@pytest.mark.parametrize("ids", [torch.tensor([True, False, True, True]), [True, False, True, True]])
+def test_copy_targets_refuse_booleans(ids):
+    """IGNORE (-100) would be cast to True: the targets would ask for token 1 where there is no answer."""
+    with pytest.raises(ValueError, match=r"whole numbers, got shape \(4,\) and dtype torch\.bool"):
+        experiment.copy_targets(ids)
+
+
+def test_copy_targets_of_small_integer_types_are_int64_with_ignore():
+    targets = experiment.copy_targets(torch.tensor([5, 1, 4, 4], dtype=torch.uint8))
+    assert targets.dtype == torch.int64 and targets.tolist() == [-100, -100, -100, 5]  # not 156
+
+
 def test_first_token_answers_with_the_token_at_index_zero_everywhere():
     ids, targets = _batch("first_token")
     assert torch.equal(targets, ids[:, :1].expand_as(ids))
