@@ -105,8 +105,10 @@ def position_ids_from_mask(mask) -> torch.Tensor:
     """Position ids that count real tokens only: 0, 1, 2, ... from each sequence's first real token.
 
     With left padding (``mask = [0, 0, 1, 1, 1]``) the default ``arange(T)`` would give the first
-    word position 2; this gives it 0 (padded slots get 0 too; the mask hides them anyway).
-    It is the ``cumsum(mask) - 1`` that generation code uses for learned absolute positions.
+    word position 2; this gives ``[0, 0, 0, 1, 2]``. It is the ``cumsum(mask) - 1`` that generation
+    code uses for learned absolute positions, clamped at 0: padding before the first real token gets
+    0, padding after the last repeats its position (``[1, 1, 1, 0, 0]`` gives ``[0, 1, 2, 2, 2]``,
+    where Hugging Face's ``generate`` writes 0). The mask hides padded slots anyway.
 
     Args:
         mask: (B, T) or (T,), true or 1 where a real token sits.
