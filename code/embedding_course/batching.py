@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import torch
 
 from embedding_course import checks
+from embedding_course.tables import code_span
 from embedding_course.tokens import PAD, WordVocabulary
 
 
@@ -51,7 +52,7 @@ class Batch:
         for row, tokens in enumerate(self.padded_tokens()):
             cells = []
             for slot, token in enumerate(tokens):
-                cell = f"`{token}` ({int(self.ids[row, slot])})"
+                cell = f"{code_span(token)} ({int(self.ids[row, slot])})"
                 cells.append(cell if bool(self.mask[row, slot]) else f"*{cell}*")
             lines.append(f"| {row} | " + " | ".join(cells) + " |")
         return "\n".join(lines)

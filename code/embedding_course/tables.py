@@ -6,6 +6,7 @@ writes no HTML.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,6 +17,15 @@ _MARKDOWN_SPECIAL = set("\\`*_[]<>|#")
 def escape_markdown(text: str) -> str:
     """Backslash-escape the characters Markdown would read as formatting (``*``, ``_``, ``|``...)."""
     return "".join("\\" + char if char in _MARKDOWN_SPECIAL else char for char in str(text))
+
+
+def code_span(text: str) -> str:
+    """``text`` as inline code that stays whole in a table cell: ``|`` escaped, backticks fenced."""
+    text = str(text).replace("|", "\\|")  # GFM tables read \| as | even inside code
+    runs = {len(run) for run in re.findall("`+", text)}  # a fence must match none of them
+    fence = "`" * min(set(range(1, len(runs) + 2)) - runs)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], bold_columns: Sequence[int] = ()) -> str:

@@ -43,6 +43,18 @@ def test_batch_pads_and_masks(vocab):
     assert "*`<pad>` (0)*" in table and "`<unk>` (1)" in table
 
 
+@pytest.mark.parametrize("token", ["a | b", "|", "`", "x``y", "`a`"])
+def test_batch_table_keeps_every_token_in_its_own_cell(token):
+    """A token holding | or ` must not split its cell or end its code span early."""
+    from markdown_it import MarkdownIt
+
+    ids, mask = torch.tensor([[2, 3, 0]]), torch.tensor([[True, True, False]])  # (B, T)
+    batch = batching.Batch(ids, mask, [["a", token]], [False])
+    html = MarkdownIt("commonmark").enable("table").render(batch.to_markdown())
+    assert html.split("<tbody>")[1].count("<td>") == 4  # "sequence" + 3 slots (extra cells are dropped)
+    assert "<td><code>" + token + "</code> (3)</td>" in html  # the token, whole, as code
+
+
 def test_batch_truncates(vocab):
     batch = batching.encode_batch(["the cat sat on the mat", "a dog"], vocab, max_len=3)
     assert batch.ids.shape == (2, 3)

@@ -17,6 +17,17 @@ def test_markdown_table_escapes_what_html_would_read():
     assert tables.markdown_table(["token"], [["<unk>"]]).splitlines()[-1] == "| \\<unk\\> |"
 
 
+@pytest.mark.parametrize(("text", "span"), [
+    ("the", "`the`"),
+    ("<pad>", "`<pad>`"),  # code shows < and > as they are
+    ("a | b", "`a \\| b`"),  # a table cell would end at a bare |
+    ("`", "`` ` ``"),  # a fence longer than any backtick run inside, spaced from one at an edge
+    ("x``y", "`x``y`"),
+])
+def test_code_span_survives_a_table_cell(text, span):
+    assert tables.code_span(text) == span
+
+
 def test_tables_reject_ragged_rows_and_no_headers():
     with pytest.raises(ValueError, match="row 0 has 2 cells but there are 1 headers"):
         tables.markdown_table(["a"], [[1, 2]])
