@@ -41,7 +41,8 @@ def prose(markdown: str) -> str:
 def prose_words(markdown: str) -> int:
     """How many words of prose a MyST page holds."""
     if not isinstance(markdown, str):
-        raise TypeError(f"markdown must be the page's text (a str); got {type(markdown).__name__}")
+        raise ValueError(f"markdown must be the page's text (a str), got {type(markdown).__name__}; "
+                         "read a file with Path.read_text()")
     return len(WORD.findall(prose(markdown)))
 
 

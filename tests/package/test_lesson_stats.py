@@ -57,9 +57,13 @@ def test_bad_numbers_are_refused(words, speed):
         lesson_stats.reading_minutes(words, speed)
 
 
-def test_a_page_must_be_text():
-    with pytest.raises(TypeError, match="a str"):
-        lesson_stats.prose_words(Path("book/intro.md"))
+@pytest.mark.parametrize(("page", "shown"), [
+    (Path("book/intro.md"), r"\w*Path"), (3, "int"), (None, "NoneType"),
+])
+def test_a_page_must_be_text(page, shown):
+    with pytest.raises(ValueError, match=rf"^markdown must be the page's text \(a str\), got {shown}; "
+                                         r"read a file with Path\.read_text\(\)$"):
+        lesson_stats.prose_words(page)
 
 
 def test_every_lesson_has_hundreds_of_words():
