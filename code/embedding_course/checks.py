@@ -5,10 +5,13 @@ writes ``dim = checks.whole(dim, "dim")``. The rules:
 
 * a *whole number* is an ``int`` or a NumPy integer (``np.int64(3)`` is fine); ``True``
   and ``False`` are not numbers here, and neither are ``3.0`` or ``"3"``;
+* an *even* width is a whole number split into pairs (``checks.even(dim, "dim")``);
 * a *number* is a whole number or a float (Python or NumPy), and must be finite;
 * a *choice* is one of the names a caller lists (``checks.one_of(scheme, "scheme", SCHEMES)``);
 * an *array* is anything :func:`~embedding_course.device.to_numpy` reads (a list, an array,
   a tensor on any device, with or without a gradient), non-empty, of the expected rank;
+* *token IDs* are an array of whole numbers from 0 to the vocabulary's size - 1
+  (``checks.token_ids``);
 * a wrong type or a value out of its range raises ``ValueError``; an index outside the
   rows it points into raises ``IndexError``, like ``list[99]`` does.
 

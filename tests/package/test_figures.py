@@ -326,6 +326,19 @@ def test_lesson_figures_read_whole_on_a_desktop_and_on_a_phone(vocab, name):
     assert_lesson_figure_reads_whole(_lesson_figures(vocab)[name]())
 
 
+def test_fig_8_5_scales_only_the_extrapolated_score_on_a_desktop_and_on_a_phone():
+    """The extrapolated score reaches billions and is drawn in units of its power of ten; the
+    interpolated one is not, and keeps its own label where a phone stacks the panels (a stacked
+    panel without a label takes its row's)."""
+    from embedding_course import rope_scaling
+    from embedding_course.figures import rotary as rotary_figures
+
+    figure = rotary_figures.interpolation_figure(rope_scaling.fitted_score())
+    for drawing in (figure, plotting.narrow_figure(figure)):
+        extrapolated, interpolated = drawing.axes[:2]
+        assert "× $10^{" in extrapolated.get_ylabel() and interpolated.get_ylabel() == "fitted score"
+
+
 WRITTEN_IN_CELLS = ["lesson 2, similarity", "lesson 4, rotation block", "lesson 5, tokens", "lesson 5, order",
                     "lesson 5, mask"]  # the lesson figures above that write values in cells
 

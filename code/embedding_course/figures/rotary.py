@@ -135,6 +135,7 @@ def interpolation_figure(fit: dict) -> Figure:
     right.scatter(fit["points"], fit["targets"], s=4, color=plotting.PALETTE[2], label="fitted points")
     right.set_title(f"Interpolation: steps of 0.1 in 0..{length}")
     right.set_xlabel("position")
+    right.set_ylabel("fitted score")  # its own: stacked on a phone, it would take the left one's (× 10⁹)
     right.legend(frameon=False, loc="upper right", bbox_to_anchor=(1, -0.17))  # below: out of the data
     for axes in (left, right):
         axes.grid(alpha=0.3)
