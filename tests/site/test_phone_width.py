@@ -4,6 +4,7 @@ static figure shown in its drawing for a narrow screen, its text at least 10 px.
 
 from __future__ import annotations
 
+import io
 from urllib.parse import urlparse
 
 import pytest
@@ -61,6 +62,32 @@ def test_an_inline_formula_fits_its_line_on_a_phone(phone_visit):
     docname, result = phone_visit
     too_wide = result.page.evaluate(INLINE_FORMULAS_WIDER_THAN_THEIR_LINE)
     assert not too_wide, f"{docname}: inline formulas cut off at 390 px (make them display math): {too_wide}"
+
+
+def test_a_formula_wider_than_a_phone_shows_the_side_it_scrolls_towards(browser, site_url):
+    """Lesson 4's first formula is wider than 390 px: with its drawing hidden, its box is shaded
+    at the right edge and not at the left while it is scrolled to its start, and the other way
+    round at its end."""
+    result = visit(browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url, viewport=PHONE)
+    page = result.page
+    box = page.locator("div.math.course-math > mjx-container").first
+    box.scroll_into_view_if_needed()
+    assert box.evaluate("box => box.scrollWidth > box.clientWidth + 20"), "the formula fits: pick a wider one"
+    box.evaluate("box => { box.querySelector(':scope > svg').style.visibility = 'hidden'; }")
+
+    def edges() -> tuple[float, float]:  # how far the outermost columns differ from the middle one
+        image = Image.open(io.BytesIO(box.screenshot())).convert("L")
+        width, height = image.size
+        column = [[image.getpixel((x, y)) for y in range(height)] for x in (1, width // 2, width - 2)]
+        middle = sum(column[1]) / height
+        return abs(sum(column[0]) / height - middle), abs(sum(column[2]) / height - middle)
+
+    left, right = edges()
+    assert right > 8 > left, f"scrolled to its start: shade left {left:.1f}, right {right:.1f}"
+    box.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+    left, right = edges()
+    assert left > 8 > right, f"scrolled to its end: shade left {left:.1f}, right {right:.1f}"
+    result.page.context.close()
 
 
 # Every table wider than its box, scrolled to its far end: for each row, the problems with its
