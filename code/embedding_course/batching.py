@@ -109,7 +109,8 @@ def position_ids_from_mask(mask) -> torch.Tensor:
     word position 2; this gives ``[0, 0, 0, 1, 2]``. It is the ``cumsum(mask) - 1`` that generation
     code uses for learned absolute positions, clamped at 0: padding before the first real token gets
     0, padding after the last repeats its position (``[1, 1, 1, 0, 0]`` gives ``[0, 1, 2, 2, 2]``,
-    where Hugging Face's ``generate`` writes 0). The mask hides padded slots anyway.
+    where Hugging Face's ``generate`` writes 0 in transformers 5, and its models' own code 1 in
+    transformers 4). The mask hides padded slots anyway.
 
     Args:
         mask: (B, T) or (T,), true or 1 where a real token sits.

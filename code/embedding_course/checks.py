@@ -3,8 +3,9 @@
 Each check returns the value it accepted, converted (``int`` or ``float``), so a caller
 writes ``dim = checks.whole(dim, "dim")``. The rules:
 
-* a *whole number* is an ``int`` or a NumPy integer (``np.int64(3)`` is fine); ``True``
-  and ``False`` are not numbers here, and neither are ``3.0`` or ``"3"``;
+* a *whole number* is an ``int`` or a NumPy integer (``np.int64(3)`` is fine, and so is a 0-d
+  tensor or array of one, as ``for p in torch.arange(4)`` gives); ``True`` and ``False`` are
+  not numbers here, and neither are ``3.0`` or ``"3"``;
 * an *even* width is a whole number split into pairs (``checks.even(dim, "dim")``);
 * a *number* is a whole number or a float (Python or NumPy), and must be finite;
 * a *choice* is one of the names a caller lists (``checks.one_of(scheme, "scheme", SCHEMES)``);
@@ -31,13 +32,22 @@ def _fail(name: str, rule: str, value, hint: str = "") -> ValueError:
     return ValueError(f"{name} must be {rule}, got {value!r}" + (f" ({hint})" if hint else ""))
 
 
+def _plain(value):
+    """A 0-d tensor or array (``torch.tensor(3)``, ``np.array(3)``) as the Python number it holds."""
+    return value.item() if getattr(value, "ndim", None) == 0 and hasattr(value, "item") else value
+
+
 def is_whole(value) -> bool:
-    """``True`` for an ``int`` or a NumPy integer; ``False`` for a bool and everything else."""
+    """``True`` for an ``int``, a NumPy integer or a 0-d integer tensor; ``False`` for a bool and
+    everything else."""
+    value = _plain(value)
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def is_number(value) -> bool:
-    """``True`` for a finite int, float or NumPy number; ``False`` for a bool, a string, NaN, inf."""
+    """``True`` for a finite int, float, NumPy number or 0-d tensor of one; ``False`` for a bool,
+    a string, NaN, inf."""
+    value = _plain(value)
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         return False
     return math.isfinite(float(value))
@@ -55,6 +65,7 @@ def whole(value, name: str, minimum: int = 1, hint: str = "") -> int:
     Returns:
         ``value`` as an ``int``.
     """
+    value = _plain(value)
     if not is_whole(value) or value < minimum:
         raise _fail(name, f"a whole number >= {minimum}", value, hint)
     return int(value)
@@ -87,6 +98,7 @@ def number(value, name: str, above: float | None = None, below: float | None = N
     Returns:
         ``value`` as a ``float``.
     """
+    value = _plain(value)
     inside = is_number(value) and (above is None or value > above) and (below is None or value < below)
     if not inside:
         limits = [f"{sign} {bound:g}" for sign, bound in ((">", above), ("<", below)) if bound is not None]
@@ -96,6 +108,7 @@ def number(value, name: str, above: float | None = None, below: float | None = N
 
 def non_negative(value, name: str, hint: str = "") -> float:
     """Check that ``value`` is a finite number ``>= 0`` (a distance, a rounding error)."""
+    value = _plain(value)
     if not is_number(value) or value < 0:
         raise _fail(name, "a finite number >= 0", value, hint)
     return float(value)
@@ -113,6 +126,7 @@ def optional_positive(value, name: str, hint: str = "") -> float | None:
 
 def probability(value, name: str, include_one: bool = False, hint: str = "") -> float:
     """Check that ``value`` is a probability: in [0, 1) (or [0, 1] with ``include_one``)."""
+    value = _plain(value)
     inside = is_number(value) and (0 <= value <= 1 if include_one else 0 <= value < 1)
     if not inside:
         raise _fail(name, f"a probability in [0, 1{']' if include_one else ')'}", value, hint)
@@ -145,6 +159,7 @@ def index(value, name: str, size: int, of: str = "the valid range") -> int:
         ValueError: if ``value`` is not a whole number.
         IndexError: if it is one, but outside ``0 .. size - 1``.
     """
+    value = _plain(value)
     if not is_whole(value):
         raise _fail(name, "a whole number", value)
     if not 0 <= value < size:
@@ -228,8 +243,8 @@ def token_ids(values, vocab_size: int, ndim: int | None = None, name: str = "tok
             raise ValueError(f"{name}s must have an integer dtype, got {ids.dtype} (values like {first}); "
                              "convert with .astype(int) or .long()")
         if ids.dtype.kind in "USO":
-            raise ValueError(f"{name}s must be whole numbers, got {first!r} (dtype {ids.dtype}); "
-                             "turn words into ids with a vocabulary first")
+            hint = "; turn words into ids with a vocabulary first" if name == "token id" else ""
+            raise ValueError(f"{name}s must be whole numbers, got {first!r} (dtype {ids.dtype}){hint}")
         raise ValueError(f"{name}s must be whole numbers, got dtype {ids.dtype}")
     if ndim is not None and ids.ndim != ndim:
         shape = {1: "(T,)", 2: "(B, T) = (batch, tokens)"}.get(ndim, f"of {ndim} axes")
@@ -238,7 +253,7 @@ def token_ids(values, vocab_size: int, ndim: int | None = None, name: str = "tok
     ids = ids.astype(np.int64)
     negative = ids[ids < 0]
     if negative.size:
-        raise IndexError(f"{name} {negative.flat[0]} is negative; ids run from 0 to {vocab_size - 1}")
+        raise IndexError(f"{name} {negative.flat[0]} is negative; {of} runs from 0 to {vocab_size - 1}")
     too_large = ids[ids >= vocab_size]
     if too_large.size:
         raise IndexError(f"{name} {too_large.flat[0]} is outside {of} (0..{vocab_size - 1})")

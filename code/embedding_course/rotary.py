@@ -74,7 +74,13 @@ def rotate_complex(x: torch.Tensor, positions, base: float = 10000.0) -> torch.T
 
     Returns:
         (..., T, d) float64 on ``x``'s device, equal to ``apply_rope(x, positions, base)`` up to rounding.
+
+    Raises:
+        ValueError: for ``x`` on Apple's MPS device, which has no float64 (pass ``x.cpu()``).
     """
+    if x.device.type == "mps":
+        raise ValueError("rotate_complex computes in float64, which Apple's MPS device does not have; "
+                         "pass x.cpu()")
     positions = positions_of_rows(x, positions)  # (T,) on the CPU
     angles = positions[:, None] * inverse_frequencies(x.shape[-1], base)[None, :]  # (T, d/2)
     angles = angles.to(x.device)

@@ -85,8 +85,13 @@ class WordVocabulary:
             raise ValueError(f"text {text!r} holds no words to encode")
         return [self.token_to_id.get(word, self.unk_id) for word in words]
 
-    def decode(self, ids: Sequence[int]) -> list[str]:
-        """The tokens for a sequence of IDs (a list, an array or a tensor of shape (T,))."""
+    def decode(self, ids: Iterable[int]) -> list[str]:
+        """The tokens for a sequence of IDs: a list, an array or a tensor of shape (T,), or any
+        iterable of IDs (a generator is read once). No IDs give no tokens."""
+        if not hasattr(ids, "shape") and not isinstance(ids, (str, bytes)):
+            ids = list(ids)
+        if len(ids) == 0:
+            return []
         return [self.id_to_token[token_id] for token_id in checks.token_ids(ids, len(self), ndim=1)]
 
     def __repr__(self) -> str:

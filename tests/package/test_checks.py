@@ -36,6 +36,27 @@ def test_whole_numbers_include_numpy_integers(value):
     assert type(checks.whole(value, "n")) is int
 
 
+def test_token_ids_name_what_they_index_in_their_messages():
+    with pytest.raises(IndexError, match=r"^position -1 is negative; the position table runs from 0 to 1$"):
+        checks.token_ids([-1], 2, name="position", of="the position table")
+    with pytest.raises(ValueError, match=r"^positions must be whole numbers, got 'a' \(dtype <U1\)$"):
+        checks.token_ids(["a"], 2, name="position", of="the position table")
+
+
+def test_a_zero_dimensional_tensor_or_array_counts_as_the_number_it_holds():
+    """``for p in torch.arange(4)`` hands out 0-d tensors: a position, a size or a rate may be one."""
+    assert checks.whole(torch.tensor(3), "n") == 3 and type(checks.whole(torch.tensor(3), "n")) is int
+    assert checks.whole(np.array(3), "n") == 3
+    assert checks.index(torch.tensor(2), "position", 4) == 2
+    assert checks.number(torch.tensor(2.5), "x") == 2.5 and checks.number(np.array(0.5), "x") == 0.5
+    assert checks.probability(torch.tensor(0.1), "p") == pytest.approx(0.1)
+    for not_a_number in (torch.tensor(True), torch.tensor([3]), torch.tensor(3.0), np.array([1, 2])):
+        with pytest.raises(ValueError, match="must be a whole number"):
+            checks.whole(not_a_number, "n")
+    with pytest.raises(IndexError, match=r"^position 4 is outside the table \(0..3\)$"):
+        checks.index(torch.tensor(4), "position", 4, of="the table")
+
+
 @pytest.mark.parametrize("value", [True, False, np.bool_(True), 2.0, "2", None, 0, -1, np.int64(0)])
 def test_whole_numbers_reject_bools_floats_strings_and_too_small(value):
     with pytest.raises(ValueError, match=r"^n must be a whole number >= 1, got "):
@@ -290,7 +311,7 @@ TOKEN_ID_USERS = {  # each takes a (B, T) batch of ids for a vocabulary of 4 tok
 @pytest.mark.parametrize("user", TOKEN_ID_USERS)
 @pytest.mark.parametrize(("ids", "error", "message"), [
     ([[0, 4]], IndexError, r"^token id 4 is outside the vocabulary \(0\.\.3\)$"),
-    ([[-1, 0]], IndexError, r"^token id -1 is negative; ids run from 0 to 3$"),
+    ([[-1, 0]], IndexError, r"^token id -1 is negative; the vocabulary runs from 0 to 3$"),
     ([[0.5, 1.0]], ValueError, r"^token ids must be whole numbers, got 0\.5$"),
     (torch.tensor([[1.0, 2.0]], requires_grad=True), ValueError,
      r"^token ids must have an integer dtype, got float32 \(values like 1\.0\)"),

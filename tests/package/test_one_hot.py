@@ -121,7 +121,7 @@ def test_similarity_figure_is_one_figure_with_two_panels():
     (np.zeros((2, 0), dtype=int), ValueError, "token ids are empty"),
     ([1, 10], IndexError, r"token id 10 is outside the vocabulary \(0..9\)"),
     ([[1, 2], [3, 12]], IndexError, r"token id 12 is outside the vocabulary \(0..9\)"),
-    ([-1, 2], IndexError, "token id -1 is negative; ids run from 0 to 9"),
+    ([-1, 2], IndexError, "token id -1 is negative; the vocabulary runs from 0 to 9"),
     ([1.5, 2], ValueError, "token ids must be whole numbers, got 1.5"),
     ([1.0, 2.0], ValueError, "token ids must have an integer dtype, got float64"),
     (["cat"], ValueError, "got 'cat'.*turn words into ids with a vocabulary first"),

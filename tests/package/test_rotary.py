@@ -53,6 +53,14 @@ def test_rotate_complex_turns_x_on_its_own_device():
     assert turned.device == x.device and turned.shape == (3, 4)
 
 
+def test_rotate_complex_names_the_way_out_on_a_device_without_float64():
+    from types import SimpleNamespace
+
+    on_mps = SimpleNamespace(device=torch.device("mps"))  # no Apple GPU here: only its device is read
+    with pytest.raises(ValueError, match=r"MPS device does not have; pass x\.cpu\(\)$"):
+        rotary.rotate_complex(on_mps, [0])
+
+
 def test_score_depends_only_on_the_offset_in_both_layouts():
     q, k = random(1, 32, seed=1), random(1, 32, seed=2)
     for layout in rope.LAYOUTS:
