@@ -66,7 +66,7 @@ def test_it_says_what_it_installs_step_by_step_and_to_reload(fresh_python, tmp_p
     lines = output.splitlines()
     assert lines[0].startswith("Installing the course package") and "minute" in lines[0]
     assert any(line.startswith("[2/3] the course package") for line in lines)
-    assert any(line.startswith("[3/3] the position table") for line in lines)
+    assert any(line.startswith("[3/3] the token and position tables") for line in lines)
     assert "    Collecting torch" in lines and sum("done in" in line for line in lines) == 3
     assert "Looking in indexes" not in output  # only the lines that show progress
     assert "Reload this browser page once" in lines[-1]  # widgets and plotly were installed just now
