@@ -6,6 +6,7 @@
   else), all served from ``_static/vendor/`` (no CDN). Pages without figures load neither.
 * Math is drawn at build time as inline SVG with its MathML, by the HTML math renderer
   that ``math_svg.py`` registers; no page loads MathJax.
+* Code listings have a span where the colour changes, not one per token (``code_listings.py``).
 * Every page gets a meta description: its first paragraph.
 * Images load lazily, with their size given (``page_images.py``).
 * A word with a hyphen or a dash in a table cell ("LLaMA-2-7B") stays on one line; on a phone a
@@ -353,6 +354,7 @@ def setup(app):
     app.set_translator("html", page_images.CourseHTMLTranslator)  # images lazy; figures named
     app.setup_extension("course_outputs")  # the package's figures and exercises (MIME renderers)
     app.setup_extension("math_svg")  # math drawn as SVG by Sphinx's HTML math renderer "svg"
+    app.setup_extension("code_listings")  # listings: a span where the colour changes, not per token
     app.connect("config-inited", on_config_inited)
     app.connect("env-get-updated", number_figures_per_lesson, priority=900)  # after Sphinx's numbers
     app.connect("doctree-resolved", set_table_word_breaks)
