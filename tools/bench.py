@@ -63,6 +63,9 @@ METRICS = {
 
 HOST_SPEED = "host benchmarkIndex"
 SLOWDOWN = "CPU slowdown"
+# Printed with the lowest and highest of the runs beside the median: on a shared host a page's
+# blocking time, and so its performance score, spreads by 100 ms and 5 points between loads.
+SPREAD = ["performance", "TBT ms"]
 
 
 def cpu_slowdown(benchmark_index: float) -> float:
@@ -194,22 +197,39 @@ def lighthouse_table(docnames: list[str], runs: int, presets: list[str],
                 reports = {name: [lighthouse(url, "--preset=desktop") for _ in range(runs)]
                            for name, url in urls.items()}
             for docname, page_reports in reports.items():
-                samples = [summary(report) for report in page_reports]
-                median = {key: statistics.median(sample[key] for sample in samples) for key in samples[0]}
+                median = runs_summary([summary(report) for report in page_reports])
                 results[f"{preset} {docname}"] = median
                 print(f"{preset} {docname}: " + ", ".join(f"{k} {v:g}" for k, v in median.items()),
                       flush=True)
     return results
 
 
+def runs_summary(samples: list[dict[str, float]]) -> dict[str, float]:
+    """The median of each value over a page's runs, and the lowest and highest of ``SPREAD``'s."""
+    values = {key: statistics.median(sample[key] for sample in samples) for key in samples[0]}
+    for key in SPREAD:
+        values[f"{key} lowest"] = min(sample[key] for sample in samples)
+        values[f"{key} highest"] = max(sample[key] for sample in samples)
+    return values
+
+
+def table_cell(values: dict[str, float], column: str, fmt: str = "{:.0f}") -> str:
+    """A column's median, with the runs' lowest and highest when they differ: "93 (89-96)"."""
+    cell = fmt.format(values[column])
+    low, high = values.get(f"{column} lowest"), values.get(f"{column} highest")
+    if low is not None and fmt.format(low) != fmt.format(high):
+        cell += f" ({fmt.format(low)}-{fmt.format(high)})"
+    return cell
+
+
 def print_lighthouse(results: dict[str, dict], runs: int) -> None:
     columns = CATEGORIES + [column for column, _, _ in METRICS.values()]
     formats = {column: fmt for column, _, fmt in METRICS.values()}
-    print(f"\nLighthouse 13, median of {runs} run(s), site served with gzip\n")
+    print(f"\nLighthouse 13, median of {runs} run(s) (lowest-highest), site served with gzip\n")
     print("| page | " + " | ".join(columns) + " |")
     print("| --- " * (len(columns) + 1) + "|")
     for page, values in results.items():
-        cells = [formats.get(column, "{:.0f}").format(values[column]) for column in columns]
+        cells = [table_cell(values, column, formats.get(column, "{:.0f}")) for column in columns]
         print(f"| {page} | " + " | ".join(cells) + " |")
     speeds = [values[HOST_SPEED] for values in results.values()]
     slowdowns = [values[SLOWDOWN] for page, values in results.items() if page.startswith("mobile")]

@@ -37,3 +37,15 @@ def test_one_slowdown_for_every_load_fitted_to_their_median_speed():
 def test_no_loads_no_slowdown():
     with pytest.raises(ValueError, match="at least one load"):
         bench.host_slowdown([])
+
+
+def test_the_table_gives_the_runs_spread_of_the_score_and_the_blocking_time():
+    runs = [{"performance": score, "TBT ms": tbt, "accessibility": 100, "CLS": 0.0}
+            for score, tbt in [(96, 199.2), (89, 403.0), (95, 234.0)]]
+    values = bench.runs_summary(runs)
+    assert values["performance"] == 95 and values["TBT ms"] == 234.0
+    assert bench.table_cell(values, "performance") == "95 (89-96)"
+    assert bench.table_cell(values, "TBT ms") == "234 (199-403)"
+    assert bench.table_cell(values, "accessibility") == "100"  # no spread kept: the median alone
+    same = bench.runs_summary([runs[0], runs[0]])
+    assert bench.table_cell(same, "performance") == "96"  # one value: no range
