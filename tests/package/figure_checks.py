@@ -6,11 +6,18 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from embedding_course import plotting
 
 
+def draw(figure):
+    """Draw ``figure`` as its PNG is drawn (the constrained layout places everything) and
+    return the renderer, to hand to the checks below: each draws the figure itself otherwise."""
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    return renderer
+
+
 def assert_legends_read_whole(figure, smallest: float = plotting.NARROW_SMALLEST_TEXT) -> None:
     """Every legend of ``figure`` (its panels' and its own): text of at least ``smallest``
     points, all inside the figure, and a panel's legend over none of that panel's lines or points."""
-    renderer = FigureCanvasAgg(figure).get_renderer()
-    figure.draw(renderer)  # the constrained layout places the legends
+    renderer = draw(figure)  # the constrained layout places the legends
     legends = [axes.get_legend() for axes in figure.axes if axes.get_legend()] + list(figure.legends)
     assert legends, "the figure has no legend"
     assert_no_legend_covers_its_data(figure)
@@ -22,10 +29,9 @@ def assert_legends_read_whole(figure, smallest: float = plotting.NARROW_SMALLEST
             f"legend {names} runs past the figure"
 
 
-def assert_no_legend_covers_its_data(figure) -> None:
+def assert_no_legend_covers_its_data(figure, renderer=None) -> None:
     """No panel's legend lies over (or runs up to) one of that panel's lines or points."""
-    renderer = FigureCanvasAgg(figure).get_renderer()
-    figure.draw(renderer)  # the constrained layout places the legends
+    renderer = draw(figure) if renderer is None else renderer
     for axes in figure.axes:
         legend = axes.get_legend()
         if legend is not None:
@@ -33,12 +39,11 @@ def assert_no_legend_covers_its_data(figure) -> None:
             assert not plotting._covers_data(axes, legend, renderer), f"legend {names} covers the data"
 
 
-def assert_laid_out_apart(figure) -> None:
+def assert_laid_out_apart(figure, renderer=None) -> None:
     """Each panel with its ticks, labels and title, and each legend of the figure's own, inside
     the figure (a pixel of rounding allowed) and clear of every other; a colour bar may sit
     under the overhang of its own panel's title or tick labels."""
-    plotting.figure_png(figure)  # draws it: the constrained layout places everything
-    renderer = FigureCanvasAgg(figure).get_renderer()
+    renderer = draw(figure) if renderer is None else renderer
     # (box, the artist, the panels it is the colour bar of)
     parts = [(axes.get_tightbbox(renderer), axes, getattr(axes, "_colorbar_info", {}).get("parents", []))
              for axes in figure.axes if axes.get_visible()]
@@ -105,12 +110,11 @@ SIDE_MARGIN = 3.0  # px: a text this close to a side of the figure reads as touc
 FACTOR_GAP = 8.0  # px: an axis's shared factor ("1e9") this close to another text reads as one word with it
 
 
-def assert_text_reads_whole(figure) -> None:
+def assert_text_reads_whole(figure, renderer=None) -> None:
     """No text of ``figure`` runs past its edges or overlaps another text (``_texts``), and none
     comes within ``SIDE_MARGIN`` of its left or right side (a title that matplotlib wraps at
     the figure's width can end there)."""
-    renderer = FigureCanvasAgg(figure).get_renderer()
-    figure.draw(renderer)
+    renderer = draw(figure) if renderer is None else renderer
     frame = figure.bbox
     texts = _texts(figure)
     boxes = [text.get_window_extent(renderer) for text in texts]
@@ -131,10 +135,11 @@ def assert_text_reads_whole(figure) -> None:
     assert not overlapping, f"texts drawn over each other: {overlapping}"
 
 
-def assert_markers_drawn_whole(figure) -> None:
+def assert_markers_drawn_whole(figure, renderer=None) -> None:
     """Every marker of a line or a scatter that its panel shows lies whole inside that panel: a
     point on the panel's edge is drawn half cut off."""
-    plotting.figure_png(figure)  # draws it: the constrained layout places the panels
+    if renderer is None:
+        draw(figure)  # the constrained layout places the panels
     for axes in figure.axes:
         frame = axes.bbox
         for line in axes.get_lines():
@@ -157,9 +162,10 @@ def assert_lesson_figure_reads_whole(figure) -> None:
     marker cut off at a panel's edge."""
     assert figure.get_figwidth() <= plotting.WIDEST
     narrow = plotting.narrow_figure(figure)
-    assert_text_reads_whole(figure)
-    assert_text_reads_whole(narrow)
-    assert_no_legend_covers_its_data(figure)
-    assert_laid_out_apart(narrow)
-    assert_markers_drawn_whole(figure)
-    assert_markers_drawn_whole(narrow)
+    wide_drawn, narrow_drawn = draw(figure), draw(narrow)  # once each: the checks only read
+    assert_text_reads_whole(figure, wide_drawn)
+    assert_text_reads_whole(narrow, narrow_drawn)
+    assert_no_legend_covers_its_data(figure, wide_drawn)
+    assert_laid_out_apart(narrow, narrow_drawn)
+    assert_markers_drawn_whole(figure, wide_drawn)
+    assert_markers_drawn_whole(narrow, narrow_drawn)
