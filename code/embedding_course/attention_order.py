@@ -33,7 +33,7 @@ def random_projections(d_model: int, d_head: int | None = None, seed: int = SEED
     checks.whole(d_model, "d_model")
     d_head = d_model if d_head is None else d_head
     checks.whole(d_head, "d_head")
-    generator = torch.Generator().manual_seed(seed)
+    generator = torch.Generator().manual_seed(checks.seed(seed))
     w_q = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)
     w_k = torch.randn(d_model, d_head, generator=generator) / math.sqrt(d_model)
     return w_q, w_k

@@ -6,6 +6,7 @@ writes ``dim = checks.whole(dim, "dim")``. The rules:
 * a *whole number* is an ``int`` or a NumPy integer (``np.int64(3)`` is fine, and so is a 0-d
   tensor or array of one, as ``for p in torch.arange(4)`` gives); ``True`` and ``False`` are
   not numbers here, and neither are ``3.0`` or ``"3"``;
+* a *seed* is a whole number ``>= 0`` (``checks.seed(seed)``);
 * an *even* width is a whole number split into pairs (``checks.even(dim, "dim")``);
 * a *number* is a whole number or a float (Python or NumPy), and must be finite;
 * a *choice* is one of the names a caller lists (``checks.one_of(scheme, "scheme", SCHEMES)``);
@@ -69,6 +70,15 @@ def whole(value, name: str, minimum: int = 1, hint: str = "") -> int:
     if not is_whole(value) or value < minimum:
         raise _fail(name, f"a whole number >= {minimum}", value, hint)
     return int(value)
+
+
+def seed(value, name: str = "seed") -> int:
+    """Check that ``value`` is a seed: a whole number ``>= 0``, which NumPy and PyTorch both accept.
+
+    Returns:
+        ``value`` as an ``int``.
+    """
+    return whole(value, name, minimum=0, hint="any whole number >= 0 gives a repeatable draw")
 
 
 def even(value, name: str, minimum: int = 2, hint: str = "") -> int:

@@ -381,6 +381,7 @@ def band_cosines(vectors: WordVectors, bands: Sequence[tuple[int, int]] = FREQUE
     Computed in float64, so a rounding difference cannot move a quoted digit.
     """
     checks.whole(sample, "sample", minimum=2, hint="words drawn per band")
+    seed = checks.seed(seed)
     results = []
     for first, last in bands:
         checks.whole(first, "first rank")

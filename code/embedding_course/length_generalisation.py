@@ -183,7 +183,7 @@ class RunSettings:
         if isinstance(self.seeds, str) or not self.seeds:
             raise ValueError(f"seeds must be a non-empty tuple of whole numbers >= 0, got {self.seeds!r}")
         for number, seed in enumerate(self.seeds):
-            checks.whole(seed, f"seeds[{number}]", minimum=0)
+            checks.seed(seed, f"seeds[{number}]")
         for scheme in self.schemes:
             check_scheme(scheme)
         for task in self.tasks:
@@ -277,7 +277,7 @@ def train_with_history(scheme: str, jobs: list[tuple[str, int]], settings: RunSe
         raise ValueError("jobs is empty; give at least one (task, seed) pair")
     for task, seed in jobs:
         check_task(task)
-        checks.whole(seed, "seed", minimum=0)
+        checks.seed(seed)
     device = pick_device() if device is None else torch.device(device)
     models = []
     for _, seed in jobs:
@@ -392,6 +392,7 @@ def accuracy_by_length(model: TinyTransformer, task: str, test_len: int, batch_s
     """
     check_task(task)
     checks.whole(test_len, "test_len", hint="a number of tokens")
+    seed = checks.seed(seed)
     device = next(model.parameters()).device
     generator = torch.Generator().manual_seed(10_000 + seed)  # test data never equals training data
     ids, targets = make_batch(task, batch_size, test_len, generator)  # (B, T) each

@@ -36,7 +36,7 @@ class NumpyEmbedding:
         self.dim = checks.whole(dim, "dim", hint="the width C")
         self.padding_idx = checks.optional_index(padding_idx, "padding_idx", self.vocab_size,
                                                  "the vocabulary")
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(checks.seed(seed))
         self.weight = rng.standard_normal((self.vocab_size, self.dim)).astype(np.float32)  # (V, C)
         if self.padding_idx is not None:
             self.weight[self.padding_idx] = 0.0
@@ -81,7 +81,7 @@ def make_embedding(vocab_size: int, dim: int, padding_idx: int | None = None, se
     """
     vocab_size, dim = checks.whole(vocab_size, "vocab_size"), checks.whole(dim, "dim", hint="the width C")
     padding_idx = checks.optional_index(padding_idx, "padding_idx", vocab_size, "the vocabulary")
-    generator = torch.Generator().manual_seed(seed)
+    generator = torch.Generator().manual_seed(checks.seed(seed))
     weight = torch.randn(vocab_size, dim, generator=generator)  # (V, C)
     embedding = nn.Embedding(vocab_size, dim, padding_idx=padding_idx, _weight=weight)
     if padding_idx is not None:

@@ -223,6 +223,7 @@ def measure_scale(d_models: Sequence[int], vocab_size: int = 2000, max_len: int 
     Returns:
         A dict of lists, one value per ``d`` (key ``"d"`` holds the d values).
     """
+    seed = checks.seed(seed)
     device = pick_device() if device is None else torch.device(device)
     if len(d_models) == 0:
         raise ValueError("d_models is empty; give at least one width")

@@ -105,6 +105,9 @@ def trained_lookalike(angle: float, train_len: int) -> tuple[int, float]:
 
 def fine_tune(model, task: str, seq_len: int, steps: int, batch_size: int, rate: float, seed: int):
     """Train ``model`` in place for ``steps`` steps on ``seq_len``-token sequences; return it in eval mode."""
+    seq_len, steps = checks.whole(seq_len, "seq_len"), checks.whole(steps, "steps")
+    batch_size, rate = checks.whole(batch_size, "batch_size"), checks.positive(rate, "rate")
+    seed = checks.seed(seed)
     generator = torch.Generator().manual_seed(20_000 + seed)  # data neither the training nor the test saw
     optimizer = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=0.0)
     device = next(model.parameters()).device
@@ -124,7 +127,7 @@ def logit_gap_by_position(
     model, other, task: str, seq_len: int, batch_size: int = 64, seed: int = 0
 ) -> np.ndarray:
     """Mean absolute difference of two models' logits at each position, shape (seq_len,)."""
-    ids, _ = make_batch(task, batch_size, seq_len, torch.Generator().manual_seed(30_000 + seed))
+    ids, _ = make_batch(task, batch_size, seq_len, torch.Generator().manual_seed(30_000 + checks.seed(seed)))
     device = next(model.parameters()).device
     gap = (model(ids.to(device)) - other(ids.to(device))).abs()  # (B, T, K)
     return gap.mean(dim=(0, 2)).cpu().double().numpy()

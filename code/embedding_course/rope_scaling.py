@@ -307,7 +307,7 @@ def fitted_score(
     if int(far_factor * length) <= length:
         raise ValueError(f"far_factor * length must reach past length, to {length + 1} at least; "
                          f"got {far_factor:g} * {length}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(checks.seed(seed))
     points = np.sort(rng.uniform(0, length, n_points))  # (N,)
     targets = rng.uniform(-1, 1, n_points)  # (N,)
     thetas = inverse_frequencies(dim, base).numpy()  # (dim/2,)

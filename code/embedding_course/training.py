@@ -53,7 +53,7 @@ def toy_corpus(seed: int = SEED, sentences: int = 400) -> list[str]:
         A list of lower-case sentences.
     """
     sentences = checks.whole(sentences, "sentences")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(checks.seed(seed))
     group_names = list(TOY_GROUPS)
     corpus = []
     for _ in range(sentences):
@@ -91,7 +91,9 @@ class SkipGram(nn.Module):
 
     def __init__(self, vocab_size: int, dim: int, seed: int = SEED):
         super().__init__()
-        generator = torch.Generator().manual_seed(seed)
+        vocab_size = checks.whole(vocab_size, "vocab_size")
+        dim = checks.whole(dim, "dim", hint="the width C")
+        generator = torch.Generator().manual_seed(checks.seed(seed))
         initial = torch.randn(vocab_size, dim, generator=generator)  # (V, C), N(0, 1) like nn.Embedding
         self.embedding = nn.Embedding(vocab_size, dim, _weight=initial)
         self.output = nn.Linear(dim, vocab_size, bias=False)
@@ -218,7 +220,7 @@ def group_similarity_over_seeds(seeds: Sequence[int], **training_options) -> dic
         ``{"within_before", "across_before", "within_after", "across_after"}``, each a list
         with one mean cosine per seed.
     """
-    seeds = [checks.whole(seed, "seed", minimum=0) for seed in seeds]
+    seeds = [checks.seed(seed) for seed in seeds]
     if not seeds:
         raise ValueError("seeds must hold at least one seed, got none")
     spread: dict[str, list[float]] = {"within_before": [], "across_before": [],

@@ -34,7 +34,10 @@ class NextTokenModel(nn.Module):
 
     def __init__(self, vocab_size: int, dim: int, padding_idx: int, tie_weights: bool, seed: int = SEED):
         super().__init__()
-        generator = torch.Generator().manual_seed(seed)
+        vocab_size = checks.whole(vocab_size, "vocab_size")
+        dim = checks.whole(dim, "dim", hint="the width C")
+        padding_idx = checks.index(padding_idx, "padding_idx", vocab_size, of="the vocabulary")
+        generator = torch.Generator().manual_seed(checks.seed(seed))
         self.embedding = nn.Embedding(vocab_size, dim, padding_idx=padding_idx)
         with torch.no_grad():
             self.embedding.weight.copy_(torch.randn(vocab_size, dim, generator=generator))

@@ -11,12 +11,14 @@ from embedding_course import (
     batching,
     checks,
     glove,
+    length_generalisation,
     lookup,
     one_hot,
     pipeline,
     positional,
     projection,
     rope,
+    rope_extension,
     rope_scaling,
     rotary,
     similarity,
@@ -25,6 +27,7 @@ from embedding_course import (
     training,
     untouched_rows,
 )
+from embedding_course.figures import lookup as lookup_figures
 from embedding_course.figures import positional as positional_figures
 
 # ---------------------------------------------------------------- the rules
@@ -215,6 +218,10 @@ POSITIVE = "must be a finite number > 0, got "
     (lambda bad: tokens.WordVocabulary.from_texts(["a b"], min_count=bad), ValueError, "min_count " + WHOLE),
     (lambda bad: training.toy_corpus(sentences=bad), ValueError, "sentences " + WHOLE),
     (lambda bad: training.train_toy_embeddings(dim=bad), ValueError, "dim " + WHOLE),
+    (lambda bad: training.SkipGram(bad, 4), ValueError, "vocab_size " + WHOLE),
+    (lambda bad: untouched_rows.NextTokenModel(6, bad, 0, True), ValueError, "dim " + WHOLE),
+    (lambda bad: rope_extension.fine_tune(None, "copy_back", 8, bad, 4, 0.1, 0), ValueError,
+     "steps " + WHOLE),
     (lambda bad: similarity.top_k([1.0, 2.0], bad), ValueError, "k " + WHOLE),
     (lambda bad: projection.fit_pca(np.eye(4), bad), ValueError, "n_components " + WHOLE),
     (lambda bad: glove.sample_groups(["capitals"], bad), ValueError, "per_group " + WHOLE),
@@ -233,6 +240,41 @@ def test_sizes_accept_numpy_integers(good):
     assert lookup.NumpyEmbedding(good, 2).weight.shape == (4, 2)
     assert pipeline.InputEmbedding(good, 8, good).vocab_size == 4
     assert one_hot.one_hot([0], good).shape == (1, 4)
+
+
+SEED_USERS = [
+    lambda seed: attention_order.random_projections(4, seed=seed),
+    lambda seed: lookup.NumpyEmbedding(4, 2, seed=seed),
+    lambda seed: lookup.make_embedding(4, 2, seed=seed, device="cpu"),
+    lambda seed: lookup.TinyLanguageModel(4, 2, seed=seed),
+    lambda seed: lookup_figures.explorer_setup(seed=seed),
+    lambda seed: glove.band_cosines(glove.WordVectors(np.eye(4), list("abcd")), bands=[(1, 4)], sample=2,
+                                    seed=seed),
+    lambda seed: pipeline.measure_scale([8], vocab_size=4, max_len=4, seed=seed, device="cpu"),
+    lambda seed: rope_scaling.fitted_score(dim=4, length=8, n_points=4, seed=seed),
+    lambda seed: training.toy_corpus(seed=seed, sentences=2),
+    lambda seed: training.SkipGram(4, 2, seed=seed),
+    lambda seed: training.group_similarity_over_seeds([seed], steps=1),
+    lambda seed: untouched_rows.NextTokenModel(4, 2, 0, True, seed=seed),
+    lambda seed: length_generalisation.accuracy_by_length(None, "copy_back", 4, seed=seed),
+    lambda seed: rope_extension.fine_tune(None, "copy_back", 4, 1, 2, 0.1, seed=seed),
+    lambda seed: rope_extension.logit_gap_by_position(None, None, "copy_back", 4, seed=seed),
+]
+
+
+@pytest.mark.parametrize("user", SEED_USERS)
+@pytest.mark.parametrize("bad", [-1, 2.5, "0", True, None])
+def test_seeds_share_one_rule(user, bad):
+    """Every seeded function says what a seed may be, rather than NumPy's or PyTorch's own error."""
+    rule = r"^seed must be a whole number >= 0, got .* \(any whole number >= 0 gives a repeatable draw\)$"
+    with pytest.raises(ValueError, match=rule):
+        user(bad)
+
+
+def test_a_numpy_integer_seeds_like_the_int_it_holds():
+    assert torch.equal(lookup.make_embedding(4, 2, seed=np.int64(3), device="cpu").weight,
+                       lookup.make_embedding(4, 2, seed=3, device="cpu").weight)
+    assert training.toy_corpus(seed=np.uint8(5), sentences=3) == training.toy_corpus(seed=5, sentences=3)
 
 
 @pytest.mark.parametrize(("call", "name"), [
