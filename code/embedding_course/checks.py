@@ -159,11 +159,13 @@ def one_of(value, name: str, allowed, hint: str = ""):
     return value
 
 
-def index(value, name: str, size: int, of: str = "the valid range") -> int:
+def index(value, name: str, size: int, of: str = "the valid range", from_end: bool = False) -> int:
     """Check that ``value`` is a whole number that picks one of ``size`` rows (0 .. size-1).
 
     Args:
         of: what the rows are, for the message: ``"the vocabulary"``, ``"the table"``.
+        from_end: also allow ``-size .. -1``, counted from the end as a list does (-1 the last);
+            the row returned is then ``value + size``.
 
     Raises:
         ValueError: if ``value`` is not a whole number.
@@ -172,8 +174,11 @@ def index(value, name: str, size: int, of: str = "the valid range") -> int:
     value = _plain(value)
     if not is_whole(value):
         raise _fail(name, "a whole number", value)
+    if from_end and -size <= value < 0:
+        value += size
     if not 0 <= value < size:
-        raise IndexError(f"{name} {value} is outside {of} (0..{size - 1})")
+        counted_from_end = f", or -{size}..-1 from the end" if from_end else ""
+        raise IndexError(f"{name} {value} is outside {of} (0..{size - 1}{counted_from_end})")
     return int(value)
 
 

@@ -689,8 +689,7 @@ def slider_figure(
         raise ValueError(f"{len(labels)} labels for {len(states)} states; give one label per state")
     if titles is not None and len(titles) != len(states):
         raise ValueError(f"{len(titles)} titles for {len(states)} states; give one per state")
-    if not 0 <= active < len(states):
-        raise IndexError(f"active step {active} is outside 0..{len(states) - 1}")
+    active = checks.index(active, "active step", len(states), of="the steps")
     per_state = {len(state) for state in states}
     if len(per_state) != 1 or 0 in per_state:
         raise ValueError(f"every state needs the same, non-zero number of traces; got {sorted(per_state)}")

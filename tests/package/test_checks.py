@@ -168,6 +168,10 @@ def test_index_ranges():
     with pytest.raises(ValueError, match=r"^padding_idx must be a whole number, got True$"):
         checks.index(True, "padding_idx", 4)
     assert checks.optional_index(None, "padding_idx", 4) is None
+    assert [checks.index(i, "step", 4, from_end=True) for i in (-4, -1, 0, 3)] == [0, 3, 0, 3]
+    from_the_end = r"^step -5 is outside the valid range \(0\.\.3, or -4\.\.-1 from the end\)$"
+    with pytest.raises(IndexError, match=from_the_end):
+        checks.index(-5, "step", 4, from_end=True)
 
 
 def test_arrays_read_tensors_with_gradients_and_check_their_rank():

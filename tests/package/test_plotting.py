@@ -140,8 +140,10 @@ def test_slider_figure_rejects_bad_input(states, labels, message):
 
 
 def test_slider_figure_rejects_an_active_step_out_of_range():
-    with pytest.raises(IndexError, match=r"outside 0\.\.1"):
+    with pytest.raises(IndexError, match=r"^active step 2 is outside the steps \(0\.\.1\)$"):
         plotting.slider_figure(_states(2), ["a", "b"], active=2)
+    with pytest.raises(ValueError, match=r"^active step must be a whole number, got 1\.0$"):
+        plotting.slider_figure(_states(2), ["a", "b"], active=1.0)
 
 
 def _view(eye: dict | None = None) -> go.Figure:

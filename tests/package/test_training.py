@@ -183,9 +183,15 @@ def test_bad_arguments_are_clear_errors(call, error, message):
         call()
 
 
-def test_similarity_heatmap_rejects_a_missing_snapshot(run):
-    with pytest.raises(IndexError, match=r"snapshot index 99 is outside 0..12"):
-        training_figures.similarity_heatmap(run, 99)
+def test_similarity_heatmap_counts_snapshots_as_a_list_does_and_rejects_a_missing_one(run):
+    last = training_figures.similarity_heatmap(run, -1)
+    assert last.axes[0].get_title() == training_figures.similarity_heatmap(run, 12).axes[0].get_title()
+    for missing in (13, -14):
+        with pytest.raises(IndexError, match=rf"^snapshot index {missing} is outside the snapshots "
+                                             r"\(0\.\.12, or -13\.\.-1 from the end\)$"):
+            training_figures.similarity_heatmap(run, missing)
+    with pytest.raises(ValueError, match=r"^snapshot index must be a whole number, got 2\.5$"):
+        training_figures.similarity_heatmap(run, 2.5)
 
 
 def test_before_after_figure_reads_whole_on_a_desktop_and_on_a_phone(run):

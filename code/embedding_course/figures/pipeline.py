@@ -47,8 +47,7 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
     """
     if not stages:
         raise ValueError("stages is empty; run trace_pipeline first")
-    if not 0 <= sequence < batch.ids.shape[0]:
-        raise IndexError(f"sequence {sequence} is outside the batch (0..{batch.ids.shape[0] - 1})")
+    sequence = checks.index(sequence, "sequence", batch.ids.shape[0], of="the batch")
     slots = [f"{t}: {token}" for t, token in enumerate(batch.padded_tokens()[sequence])]
     figure = plotting.go.Figure()
     layouts = []

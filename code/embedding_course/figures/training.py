@@ -6,14 +6,13 @@ import numpy as np
 import plotly.graph_objects as go
 from matplotlib.figure import Figure
 
-from embedding_course import plotting, training
+from embedding_course import checks, plotting, training
 from embedding_course.training import ToyTrainingRun
 
 
 def similarity_heatmap(run: ToyTrainingRun, index: int = -1) -> Figure:
     """Static cosine-similarity heatmap of the group words at snapshot ``index``."""
-    if not -len(run.snapshots) <= index < len(run.snapshots):
-        raise IndexError(f"snapshot index {index} is outside 0..{len(run.snapshots) - 1}")
+    index = checks.index(index, "snapshot index", len(run.snapshots), of="the snapshots", from_end=True)
     return plotting.heatmap(training.similarity_matrix(run.snapshots[index]), diverging=True, limits=(-1, 1),
                             xticklabels=run.words, yticklabels=run.words, colorbar_label="cosine",
                             title=f"Cosine similarity after {run.steps[index]} steps", size=(6.4, 5.2))
