@@ -225,11 +225,9 @@ class WordVectors:
             if self.norms[row] == 0:  # as in neighbours (similarity.cosine_scores)
                 raise ValueError(f"{self.words[row]!r} is a zero vector; it has no direction to compare")
         results: dict[str, list[Neighbour]] = {}
-        norms = np.maximum(self.norms, np.finfo(np.float32).tiny)
-        table = np.asarray(self.table)  # (V, d), a view of the memory map
         for start in range(0, len(query_rows), chunk):
             rows = query_rows[start:start + chunk]  # the words of this chunk: n <= chunk of them
-            scores = (table[rows] @ table.T) / (norms[rows][:, None] * norms[None, :])  # (n, V)
+            scores = similarity.cosine_scores(self.table, self.table[rows], self.norms)  # (n, V)
             for row, row_scores in zip(rows, scores, strict=True):
                 best = similarity.top_k(row_scores, k, exclude=[row])  # a word is not its own neighbour
                 results[self.words[row]] = [Neighbour(self.words[r], float(row_scores[r])) for r in best]

@@ -71,24 +71,27 @@ def cosine_similarity_matrix(vectors, others=None) -> np.ndarray:
 
 
 def cosine_scores(table, query, table_norms=None) -> np.ndarray:
-    """Cosine similarity of one query vector with every row of a (possibly huge) table.
+    """Cosine similarity of a query vector, or of each of several, with every row of a (possibly huge) table.
 
     Args:
         table: array of shape (V, d), e.g. a memory-mapped embedding table.
-        query: vector of shape (d,).
+        query: vector of shape (d,), or several queries of shape (n, d).
         table_norms: the row lengths of ``table``, shape (V,), if already known (they are
             worth caching: computing them reads the whole table).
 
     Returns:
-        Array of shape (V,).
+        Array of shape (V,) for one query, (n, V) for several.
     """
-    query = checks.vectors(query, "query", ndim=1)
+    several = np.ndim(query) == 2
+    queries = np.atleast_2d(checks.vectors(query, "query", ndim=2 if several else 1))  # (n, d)
     table = checks.array(table, "table", ndim=2, keep_float32=True)  # (V, d); float32 is not copied
-    if table.shape[1] != query.shape[0]:
-        raise ValueError(f"query has {query.shape[0]} dimensions but the table rows have {table.shape[1]}")
-    query_norm = float(np.linalg.norm(query))
-    if query_norm == 0:
-        raise ValueError("the query is a zero vector; it has no direction to compare")
+    if table.shape[1] != queries.shape[1]:
+        raise ValueError(f"query has {queries.shape[1]} dimensions but the table rows have {table.shape[1]}")
+    query_norms = row_norms(queries, "query")  # (n,)
+    zero = np.flatnonzero(query_norms == 0)
+    if zero.size:
+        which = f"query row {int(zero[0])}" if several else "the query"
+        raise ValueError(f"{which} is a zero vector; it has no direction to compare")
     if table_norms is None:
         norms = row_norms(table, "table")  # (V,)
     else:
@@ -99,12 +102,12 @@ def cosine_scores(table, query, table_norms=None) -> np.ndarray:
     if negative.size:
         raise ValueError(f"table_norms must be >= 0 (row lengths), got {float(norms[negative[0]])} "
                          f"in row {int(negative[0])}")
-    dots = table @ query.astype(table.dtype)  # (V,)
-    scores = dots / (np.maximum(norms, np.finfo(np.float32).tiny) * query_norm)  # (V,)
-    broken = np.flatnonzero(~np.isfinite(scores))  # given norms: the table itself was not scanned
+    dots = queries.astype(table.dtype) @ table.T  # (n, V)
+    scores = dots / (query_norms[:, None] * np.maximum(norms, np.finfo(np.float32).tiny)[None, :])  # (n, V)
+    broken = np.flatnonzero(~np.isfinite(scores).all(axis=0))  # given norms: the table was not scanned
     if broken.size:
         raise ValueError(f"table row {int(broken[0])} holds NaN or infinite values")
-    return scores
+    return scores if several else scores[0]
 
 
 def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:
