@@ -57,6 +57,20 @@ def test_cosine_scores_match_the_matrix_version():
                                expected, atol=1e-5)
 
 
+def test_cosine_scores_of_several_queries_are_one_row_each():
+    rng = np.random.default_rng(1)
+    table = rng.normal(size=(50, 8)).astype(np.float32)  # (V, d)
+    queries = rng.normal(size=(3, 8)).astype(np.float32)  # (n, d)
+    scores = similarity.cosine_scores(table, queries)
+    assert scores.shape == (3, 50)
+    np.testing.assert_allclose(scores, similarity.cosine_similarity_matrix(queries, table), atol=1e-5)
+    for row, query in zip(scores, queries, strict=True):
+        np.testing.assert_allclose(row, similarity.cosine_scores(table, query), atol=1e-6)
+    queries[1] = 0.0
+    with pytest.raises(ValueError, match=r"^query row 1 is a zero vector; it has no direction to compare$"):
+        similarity.cosine_scores(table, queries)
+
+
 @pytest.mark.parametrize("table", [
     np.array([[1, 0], [0, 1], [0, 0]]),  # ints: the query must not be cast to int
     [[1, 0], [0, 1], [0, 0]],
