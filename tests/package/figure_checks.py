@@ -14,13 +14,13 @@ def draw(figure):
     return renderer
 
 
-def assert_legends_read_whole(figure, smallest: float = plotting.NARROW_SMALLEST_TEXT) -> None:
+def assert_legends_read_whole(figure, smallest: float = plotting.NARROW_SMALLEST_TEXT, renderer=None) -> None:
     """Every legend of ``figure`` (its panels' and its own): text of at least ``smallest``
     points, all inside the figure, and a panel's legend over none of that panel's lines or points."""
-    renderer = draw(figure)  # the constrained layout places the legends
+    renderer = draw(figure) if renderer is None else renderer  # the constrained layout places the legends
     legends = [axes.get_legend() for axes in figure.axes if axes.get_legend()] + list(figure.legends)
     assert legends, "the figure has no legend"
-    assert_no_legend_covers_its_data(figure)
+    assert_no_legend_covers_its_data(figure, renderer)
     for legend in legends:
         names = [text.get_text() for text in legend.get_texts()]
         assert min(text.get_fontsize() for text in legend.get_texts()) >= smallest, names
