@@ -9,6 +9,9 @@ writes ``dim = checks.whole(dim, "dim")``. The rules:
 * a *seed* is a whole number ``>= 0`` (``checks.seed(seed)``);
 * an *even* width is a whole number split into pairs (``checks.even(dim, "dim")``);
 * a *number* is a whole number or a float (Python or NumPy), and must be finite;
+* *many* items are a non-empty list, tuple, range, array or tensor of them, each checked
+  (``checks.many(d_models, "d_models", "width", checks.whole)``); *named* items a non-empty
+  mapping of names to them;
 * a *choice* is one of the names a caller lists (``checks.one_of(scheme, "scheme", SCHEMES)``);
 * an *array* is anything :func:`~embedding_course.device.to_numpy` reads (a list, an array,
   a tensor on any device, with or without a gradient), non-empty, of the expected rank;
@@ -23,6 +26,7 @@ Every message reads ``<name> must be <rule>, got <value>``, with an optional hin
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -94,6 +98,41 @@ def even(value, name: str, minimum: int = 2, hint: str = "") -> int:
         nearest = " or ".join(str(n) for n in (value - 1, value + 1) if n >= minimum)
         raise _fail(name, "even", value, "; ".join(part for part in (hint, f"try {nearest}") if part))
     return value
+
+
+def many(values, name: str, item: str, each=None) -> list:
+    """Check that ``values`` holds one or more items, each checked with ``each`` when given.
+
+    A list, tuple, range, array or tensor will do; a single string, number or mapping will not.
+
+    Args:
+        item: what one item is, for the messages (``"width"`` reads "a list of widths").
+        each: a check called as ``each(value, "name[i]")``, e.g. :func:`whole`, or
+            ``functools.partial(checks.one_of, allowed=...)``.
+
+    Returns:
+        The items as a list, as ``each`` returned them.
+    """
+    if (isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable)
+            or getattr(values, "ndim", 1) == 0):
+        raise _fail(name, f"a list of {item}s", values)
+    items = list(values)
+    if not items:
+        raise ValueError(f"{name} is empty; give at least one {item}")
+    return items if each is None else [each(value, f"{name}[{index}]") for index, value in enumerate(items)]
+
+
+def named(values, name: str, item: str, each=None) -> dict:
+    """Check that ``values`` maps one or more names to items, each checked with ``each`` when given.
+
+    Returns:
+        The mapping as a ``dict``, its items as ``each`` returned them.
+    """
+    if not isinstance(values, Mapping):
+        raise _fail(name, f"a mapping of names to {item}s", values)
+    if not values:
+        raise ValueError(f"{name} is empty; give at least one name -> {item} pair")
+    return {key: value if each is None else each(value, f"{name}[{key!r}]") for key, value in values.items()}
 
 
 def optional_whole(value, name: str, minimum: int = 1, hint: str = "") -> int | None:

@@ -31,6 +31,8 @@ def pick_device(preferred: str | None = None) -> torch.device:
     Returns:
         A ``torch.device``.
     """
+    if preferred is not None and not isinstance(preferred, str):
+        raise ValueError(f"preferred must be one of {', '.join(ALLOWED_DEVICES)} or None, got {preferred!r}")
     requested = preferred if preferred is not None else os.environ.get(DEVICE_ENV_VAR, "")
     requested = requested.strip().lower()
     if requested:
@@ -56,8 +58,10 @@ def cpu_name(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
 
     ``platform.processor()`` is empty or the architecture ("x86_64") on Linux.
     """
+    if not isinstance(cpuinfo, (str, os.PathLike)):
+        raise ValueError(f"cpuinfo must be a file's path (a str or a Path), got {cpuinfo!r}")
     try:
-        for line in cpuinfo.read_text().splitlines():
+        for line in Path(cpuinfo).read_text().splitlines():
             key, _, value = line.partition(":")
             if key.strip() == "model name" and value.strip():
                 return value.strip()

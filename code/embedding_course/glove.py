@@ -308,6 +308,8 @@ def load_glove(folder: str | Path | None = None) -> WordVectors:
     Returns:
         A :class:`WordVectors` of 400,000 words x 50 dimensions (loaded once, then cached).
     """
+    if folder is not None and not isinstance(folder, (str, Path)):
+        raise ValueError(f"folder must be a folder's path (a str or a Path), got {folder!r}")
     folder = glove_data_folder() if folder is None else Path(folder)
     table_path = folder / TABLE_FILE
     if not table_path.is_file():
@@ -417,10 +419,8 @@ def curated_words(groups: dict[str, Sequence[str]] | None = None,
     Returns:
         ``(words, group_of_each_word)``, two lists of the same length.
     """
-    groups = WORD_GROUPS if groups is None else groups
-    names = list(groups) if names is None else list(names)
-    if not names:
-        raise ValueError("no groups chosen; give at least one group name")
+    groups = WORD_GROUPS if groups is None else checks.named(groups, "groups", "list of words")
+    names = list(groups) if names is None else checks.many(names, "names", "group name")
     words: list[str] = []
     labels: list[str] = []
     for name in names:

@@ -136,6 +136,8 @@ def wordpiece_max_word_length(tokenizer=None) -> int:
         from embedding_course.pretrained import wordpiece_tokenizer
 
         tokenizer = wordpiece_tokenizer()
+    if not hasattr(tokenizer, "to_str"):
+        raise ValueError(f"tokenizer must be a tokenizers.Tokenizer, got {tokenizer!r}")
     model = json.loads(tokenizer.to_str())["model"]
     if model.get("type") != "WordPiece":
         raise ValueError(f"tokenizer must be a WordPiece tokenizer, got {model.get('type')!r}")

@@ -23,6 +23,7 @@ import copy
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import torch
@@ -180,16 +181,9 @@ class RunSettings:
             raise ValueError(f"train_len must exceed {COPY_OFFSET} so that copy_back has answers, "
                              f"got {self.train_len}")
         checks.number(self.learning_rate, "learning_rate", above=0, below=1)
-        if isinstance(self.seeds, str) or not self.seeds:
-            raise ValueError(f"seeds must be a non-empty tuple of whole numbers >= 0, got {self.seeds!r}")
-        for number, seed in enumerate(self.seeds):
-            checks.seed(seed, f"seeds[{number}]")
-        for scheme in self.schemes:
-            check_scheme(scheme)
-        for task in self.tasks:
-            check_task(task)
-        if not self.schemes or not self.tasks:
-            raise ValueError("schemes and tasks must each name at least one")
+        checks.many(self.seeds, "seeds", "seed", checks.seed)
+        checks.many(self.schemes, "schemes", "scheme", partial(checks.one_of, allowed=SCHEMES))
+        checks.many(self.tasks, "tasks", "task", partial(checks.one_of, allowed=TASKS))
 
     @property
     def test_len(self) -> int:

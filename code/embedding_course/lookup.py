@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import torch
@@ -241,6 +242,12 @@ def table_memory_mib(config: ModelConfig, dtype: str = "fp32") -> float:
     return config.table_parameters * BYTES_PER_NUMBER[dtype] / MIB
 
 
+def _model_config(value, name: str) -> ModelConfig:
+    if not isinstance(value, ModelConfig):
+        raise ValueError(f"{name} must be a ModelConfig, got {value!r}")
+    return value
+
+
 def parameter_table_rows(
     configs: Sequence[ModelConfig] = MODEL_CONFIGS, dtypes: Sequence[str] = ("fp32", "bf16", "int8"),
 ) -> tuple[list[str], list[list[str]]]:
@@ -250,10 +257,8 @@ def parameter_table_rows(
     is tied (the same table) or separate (another V x C), and the share of all the model's
     parameters that the token table and output layer take together.
     """
-    if len(configs) == 0:
-        raise ValueError("configs is empty; give at least one ModelConfig")
-    for dtype in dtypes:
-        checks.one_of(dtype, "dtype", BYTES_PER_NUMBER)
+    configs = checks.many(configs, "configs", "ModelConfig", _model_config)
+    dtypes = checks.many(dtypes, "dtypes", "number format", partial(checks.one_of, allowed=BYTES_PER_NUMBER))
     header = ["model", "V x C", "parameters", *(f"{d} MiB" for d in dtypes), "output layer", "share"]
     rows = []
     for config in configs:
@@ -310,8 +315,7 @@ def tying_saving(config: ModelConfig) -> tuple[int, float]:
 
 def tying_rows(configs: Sequence[ModelConfig] = TYING_EXAMPLES) -> tuple[list[str], list[list[str]]]:
     """The tying table as text: ``(header, rows)``, one row per model."""
-    if len(configs) == 0:
-        raise ValueError("configs is empty; give at least one ModelConfig")
+    configs = checks.many(configs, "configs", "ModelConfig", _model_config)
     header = ["model", "V x C", "output layer", "tying saves (or would)", "share of the untied model"]
     rows = []
     for config in configs:

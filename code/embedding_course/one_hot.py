@@ -111,11 +111,9 @@ def memory_table(seq_lens: Sequence[int] = (64, 512, 4096), vocab_sizes: dict[st
     """
     from embedding_course.tables import markdown_table
 
-    vocab_sizes = dict(TOKENIZER_VOCAB_SIZES if vocab_sizes is None else vocab_sizes)
-    if not vocab_sizes:
-        raise ValueError("vocab_sizes is empty; give at least one name -> size pair")
-    if isinstance(seq_lens, str) or len(seq_lens) == 0:
-        raise ValueError("seq_lens is empty; give at least one sequence length")
+    vocab_sizes = checks.named(TOKENIZER_VOCAB_SIZES if vocab_sizes is None else vocab_sizes, "vocab_sizes",
+                               "vocabulary size", checks.whole)
+    seq_lens = checks.many(seq_lens, "seq_lens", "sequence length", checks.whole)
     mib = 2 ** 20
     headers = ["T", *[f"one-hot, {name}" for name in vocab_sizes], f"dense (C = {dim})"]
     rows = []

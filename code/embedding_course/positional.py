@@ -403,6 +403,8 @@ def worked_example_rows(position: int = 1, d_models: Sequence[int] = (512, 8), d
     It shows why "the first 8 of 512 dimensions" cannot hold the numbers of a d_model = 8 table.
     """
     checks.whole(dims, "dims")
+    position = checks.whole(position, "position", minimum=0)
+    d_models = checks.many(d_models, "d_models", "width", checks.whole)
     header = "| dimension | " + " | ".join(f"d_model = {d}" for d in d_models) + " |"
     lines = [header, "|---" * (len(d_models) + 1) + "|"]
     columns = []

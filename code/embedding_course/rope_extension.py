@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import torch
@@ -59,8 +60,7 @@ class ExtensionSettings:
 
     def __post_init__(self):
         check_task(self.task)
-        for number, method in enumerate(self.methods):
-            checks.one_of(method, f"methods[{number}]", EXTENSION_METHODS)
+        checks.many(self.methods, "methods", "method", partial(checks.one_of, allowed=EXTENSION_METHODS))
         for name in ("finetune_steps", "finetune_batch", "eval_batch"):
             checks.whole(getattr(self, name), name)
         checks.number(self.finetune_rate, "finetune_rate", above=0.0)
@@ -188,6 +188,8 @@ class ExtensionResults:
 def run_extension(settings: ExtensionSettings | None = None, device="cpu") -> ExtensionResults:
     """Train lesson 7's RoPE models, then test them longer with every method, before and after a fine-tune."""
     settings = ExtensionSettings() if settings is None else settings
+    if not isinstance(settings, ExtensionSettings):
+        raise ValueError(f"settings must be an ExtensionSettings, got {type(settings).__name__}")
     models = settings.models
     results = ExtensionResults(settings)
     started = time.perf_counter()

@@ -1,5 +1,6 @@
 """Tests of the shared argument rules, pinned once here, and of every public function using them."""
 
+import functools
 import math
 
 import numpy as np
@@ -28,7 +29,11 @@ from embedding_course import (
     untouched_rows,
 )
 from embedding_course.figures import lookup as lookup_figures
+from embedding_course.figures import one_hot as one_hot_figures
 from embedding_course.figures import positional as positional_figures
+from embedding_course.figures import rotary as rotary_figures
+from embedding_course.figures import sinusoidal_variants as variant_figures
+from embedding_course.figures import tokens as token_figures
 
 # ---------------------------------------------------------------- the rules
 
@@ -244,6 +249,80 @@ def test_sizes_accept_numpy_integers(good):
     assert lookup.NumpyEmbedding(good, 2).weight.shape == (4, 2)
     assert pipeline.InputEmbedding(good, 8, good).vocab_size == 4
     assert one_hot.one_hot([0], good).shape == (1, 4)
+
+
+def test_many_items_are_a_non_empty_list_each_checked():
+    assert checks.many((2, np.int64(3)), "d_models", "width", checks.whole) == [2, 3]
+    counts = functools.partial(checks.whole, minimum=0)
+    assert checks.many(torch.arange(2), "positions", "position", counts) == [0, 1]
+    assert checks.many(range(2), "n", "item") == [0, 1]
+    for single in (8, "ab", {"a": 1}, None, np.array(3)):
+        with pytest.raises(ValueError, match=r"^d_models must be a list of widths, got "):
+            checks.many(single, "d_models", "width")
+    with pytest.raises(ValueError, match=r"^d_models is empty; give at least one width$"):
+        checks.many([], "d_models", "width")
+    with pytest.raises(ValueError, match=r"^d_models\[1\] must be a whole number >= 1, got 2\.5$"):
+        checks.many([4, 2.5], "d_models", "width", checks.whole)
+
+
+def test_named_items_are_a_non_empty_mapping_each_checked():
+    assert checks.named({"BERT": np.int64(30522)}, "vocab_sizes", "size", checks.whole) == {"BERT": 30522}
+    with pytest.raises(ValueError, match=r"^vocab_sizes must be a mapping of names to sizes, got \[1\]$"):
+        checks.named([1], "vocab_sizes", "size")
+    with pytest.raises(ValueError, match=r"^vocab_sizes is empty; give at least one name -> size pair$"):
+        checks.named({}, "vocab_sizes", "size")
+    with pytest.raises(ValueError, match=r"^vocab_sizes\['BERT'\] must be a whole number >= 1, got 0$"):
+        checks.named({"BERT": 0}, "vocab_sizes", "size", checks.whole)
+
+
+# Every public function that takes a list of things: (call with the list, its name).
+LIST_USERS = [
+    (lambda values: positional.worked_example_rows(d_models=values), "d_models"),
+    (lambda values: lookup.parameter_table_rows(configs=values), "configs"),
+    (lambda values: lookup.parameter_table_rows(dtypes=values), "dtypes"),
+    (lambda values: lookup.tying_rows(configs=values), "configs"),
+    (lambda values: one_hot.memory_table(seq_lens=values), "seq_lens"),
+    (lambda values: one_hot_figures.memory_slider_figure(seq_lens=values), "seq_lens"),
+    (lambda values: glove.curated_words(names=values), "names"),
+    (lambda values: length_generalisation.RunSettings(seeds=values), "seeds"),
+    (lambda values: length_generalisation.RunSettings(schemes=values), "schemes"),
+    (lambda values: length_generalisation.RunSettings(tasks=values), "tasks"),
+    (lambda values: rope_extension.ExtensionSettings(methods=values), "methods"),
+    (lambda values: rotary_figures.rotation_explorer_figure(positions=values), "positions"),
+    (lambda values: rotary_figures.scaling_explorer_figure(factors=values), "factors"),
+    (lambda values: rotary_figures.scaling_explorer_figure(methods=values), "methods"),
+    (lambda values: positional_figures.encoding_grid_figure(d_models=values), "d_models"),
+    (lambda values: positional_figures.encoding_grid_figure(bases=values), "bases"),
+    (lambda values: positional_figures.position_explorer_figure(positions=values), "positions"),
+    (lambda values: lookup_figures.explorer_setup(sentences=values), "sentences"),
+    (lambda values: variant_figures.frequency_spacing_figure(d_models=values), "d_models"),
+    (lambda values: token_figures.token_neighbours_figure(words=values), "words"),
+]
+
+
+@pytest.mark.parametrize(("user", "name"), LIST_USERS)
+def test_lists_share_one_rule(user, name):
+    """A single number or string, or an empty list, is refused by name, rather than by a TypeError."""
+    for single in (8, 2.5, "ab"):
+        with pytest.raises(ValueError, match=rf"^{name} must be a list of \w[\w ]*s, got {single!r}$"):
+            user(single)
+    with pytest.raises(ValueError, match=rf"^{name} is empty; give at least one \w"):
+        user([])
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: one_hot.memory_table(vocab_sizes=[30522]), r"^vocab_sizes must be a mapping of names to"),
+    (lambda: glove.curated_words(groups=["animals"]), r"^groups must be a mapping of names to"),
+    (lambda: rotary_figures.wavelength_figure(bases=10_000), r"^bases must be a mapping of names to"),
+    (lambda: rotary_figures.wavelength_figure(dim=None), r"^dim must be a whole number >= 2, got None"),
+    (lambda: rotary_figures.wavelength_figure(context=None), r"^context must be a whole number >= 1"),
+    (lambda: rotary_figures.decay_figure(max_distance="x"), r"^max_distance must be a whole number >= 1"),
+    (lambda: rope_extension.run_extension(settings=3), r"^settings must be an ExtensionSettings, got int$"),
+    (lambda: positional.worked_example_rows(position=None), r"^position must be a whole number >= 0"),
+])
+def test_mappings_sizes_and_settings_are_checked_by_name(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
 
 
 SEED_USERS = [

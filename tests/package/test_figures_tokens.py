@@ -31,8 +31,8 @@ def test_each_menu_entry_shows_that_words_neighbours():
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    (dict(words=[]), "words must be a non-empty list"),
-    (dict(words="cat"), "words must be a non-empty list"),
+    (dict(words=[]), r"^words is empty; give at least one token$"),
+    (dict(words="cat"), r"^words must be a list of tokens, got 'cat'$"),
     (dict(words=("cat",), start="dog"), "start 'dog' is not one of words"),
     (dict(words=("cat", "embeddings")), "not a single token"),
 ])

@@ -95,12 +95,15 @@ def test_make_batch_checks_its_arguments(call, error, message):
     (dict(steps=0), "steps must be"),
     (dict(learning_rate=2.0), r"^learning_rate must be a finite number > 0 and < 1, got 2\.0$"),
     (dict(learning_rate=0), "learning_rate must be"),
-    (dict(seeds=()), r"^seeds must be a non-empty tuple of whole numbers >= 0, got \(\)$"),
+    (dict(seeds=()), r"^seeds is empty; give at least one seed$"),
+    (dict(seeds=3), r"^seeds must be a list of seeds, got 3$"),
+    (dict(tasks=("copy_back", "sum")), r"^tasks\[1\] must be one of copy_back, first_token, marked_token, "
+                                        r"got 'sum'$"),
     (dict(seeds=(0, -1)), r"^seeds\[1\] must be a whole number >= 0, got -1" + SEED_HINT),
     (dict(seeds=(0, True)), r"^seeds\[1\] must be a whole number >= 0, got True" + SEED_HINT),
     (dict(dtype="float16"), r"^dtype must be one of float32, float64, got 'float16'$"),
-    (dict(schemes=("nope",)), "scheme must be one of"),
-    (dict(tasks=("sum",)), "task must be one of"),
+    (dict(schemes=("nope",)), r"^schemes\[0\] must be one of"),
+    (dict(tasks=("sum",)), r"^tasks\[0\] must be one of"),
     (dict(patience=0), "patience must be"),
     (dict(min_gain=1.5), r"^min_gain must be a probability in \[0, 1\), got 1\.5 \(a gain in accuracy\)$"),
 ])

@@ -208,7 +208,11 @@ def test_bad_ids_are_clear_errors_everywhere(ids, error, message):
     (lambda: lookup.model_config("GPT-5"), ValueError, "unknown model 'GPT-5'; known: GPT-2 small"),
     (lambda: lookup.table_memory_mib(lookup.MODEL_CONFIGS[0], "fp8"), ValueError, "dtype must be one of"),
     (lambda: lookup.parameter_table_rows([]), ValueError, "configs is empty"),
-    (lambda: lookup.parameter_table_rows(dtypes=("fp64",)), ValueError, "dtype must be one of"),
+    (lambda: lookup.parameter_table_rows(dtypes=("fp64",)), ValueError, r"^dtypes\[0\] must be one of"),
+    (lambda: lookup.parameter_table_rows(dtypes="fp32"), ValueError,
+     r"^dtypes must be a list of number formats"),
+    (lambda: lookup.tying_rows(configs=["GPT-2"]), ValueError,
+     r"^configs\[0\] must be a ModelConfig, got 'GPT-2'$"),
 ])
 def test_bad_arguments_are_clear_errors(call, error, message):
     with pytest.raises(error, match=message):

@@ -40,9 +40,8 @@ EXPLORER_SENTENCES = (
 def explorer_setup(sentences: Sequence[str] = EXPLORER_SENTENCES, dim: int = 6,
                    seed: int = SEED) -> tuple[WordVocabulary, np.ndarray, list[list[int]]]:
     """A vocabulary built from ``sentences``, a small random table (V, C) and each sentence's IDs."""
-    if len(sentences) == 0:
-        raise ValueError("sentences is empty; give at least one example sentence")
-    vocabulary = WordVocabulary.from_texts(list(sentences))
+    sentences = checks.many(sentences, "sentences", "example sentence")
+    vocabulary = WordVocabulary.from_texts(sentences)
     table = lookup.NumpyEmbedding(len(vocabulary), dim, seed=seed, padding_idx=vocabulary.pad_id).weight
     encoded = [vocabulary.encode(sentence) for sentence in sentences]
     if len({len(ids) for ids in encoded}) != 1:

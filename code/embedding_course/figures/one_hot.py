@@ -31,11 +31,9 @@ def memory_slider_figure(
     Returns:
         A Plotly figure; each bar's hover text gives the count of numbers and the MiB in fp32.
     """
-    vocab_sizes = dict(one_hot.TOKENIZER_VOCAB_SIZES if vocab_sizes is None else vocab_sizes)
-    if not vocab_sizes:
-        raise ValueError("vocab_sizes is empty; give at least one name -> size pair")
-    if len(seq_lens) == 0:
-        raise ValueError("seq_lens is empty; give at least one sequence length")
+    vocab_sizes = checks.named(one_hot.TOKENIZER_VOCAB_SIZES if vocab_sizes is None else vocab_sizes,
+                               "vocab_sizes", "vocabulary size", checks.whole)
+    seq_lens = checks.many(seq_lens, "seq_lens", "sequence length", checks.whole)
     if active_seq_len not in seq_lens:
         raise ValueError(f"active_seq_len {active_seq_len} is not one of seq_lens {list(seq_lens)}")
     names = list(vocab_sizes)

@@ -80,9 +80,7 @@ def position_explorer_figure(max_len: int = 50, d_model: int = 64, base: float =
     """
     table = positional.sinusoidal_encoding(max_len, d_model, base, device="cpu", dtype=torch.float64)
     similarity = positional.position_similarity(table)
-    positions = list(range(max_len)) if positions is None else list(positions)
-    if not positions:
-        raise ValueError("positions is empty; give at least one position")
+    positions = list(range(max_len)) if positions is None else checks.many(positions, "positions", "position")
     positions = [checks.index(position, "position", max_len, of="the table") for position in positions]
     figure = make_subplots(
         rows=2, cols=2, column_widths=[0.45, 0.55], specs=[[{"rowspan": 2}, {}], [None, {}]],
@@ -132,6 +130,8 @@ def encoding_grid_figure(d_models: Sequence[int] = (16, 32, 64, 128),
                          bases: Sequence[float] = (10, 100, 1000, 10000),
                          max_len: int = 50) -> plotting.go.Figure:
     """A Plotly slider over every (base, d_model) pair: one heatmap per state, colours fixed to [-1, 1]."""
+    d_models = checks.many(d_models, "d_models", "width", checks.whole)
+    bases = checks.many(bases, "bases", "base", checks.positive)
     states, labels, titles = [], [], []
     for base in bases:
         for d_model in d_models:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import plotly.graph_objects as go
 from matplotlib.figure import Figure
 
-from embedding_course import plotting, rope_scaling, rotary
+from embedding_course import checks, plotting, rope_scaling, rotary
 from embedding_course.positional import inverse_frequencies
 from embedding_course.rope_extension import PHASES, ExtensionResults
 
@@ -35,6 +36,7 @@ def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROT
     turns ``base ** (2/dim)`` times more slowly.
     """
     thetas = inverse_frequencies(dim, base).numpy()  # (dim/2,)
+    positions = checks.many(positions, "positions", "position", partial(checks.whole, minimum=0))
     pairs = len(thetas)
     radii = np.linspace(1.0, 0.3, pairs)  # pair 0 outside
     colors = plotting.matplotlib_colors(pairs, "viridis" if pairs > 10 else "tab10")
@@ -87,7 +89,8 @@ def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROT
 
 def wavelength_figure(dim: int = 128, context: int = 8192, bases=None) -> Figure:
     """Each pair's wavelength for several bases, against a training context (log scale)."""
-    bases = rotary.BASES if bases is None else bases
+    dim, context = checks.even(dim, "dim"), checks.whole(context, "context", hint="a number of positions")
+    bases = rotary.BASES if bases is None else checks.named(bases, "bases", "base", checks.positive)
     pairs = np.arange(dim // 2)
     series = {
         f"base {base:,.0f} ({name})": 2 * np.pi / inverse_frequencies(dim, base).numpy()
@@ -106,6 +109,7 @@ def wavelength_figure(dim: int = 128, context: int = 8192, bases=None) -> Figure
 
 def decay_figure(max_distance: int = 2000, dim: int = 128, base: float = 10000.0) -> Figure:
     """RoFormer's long-term decay: the relative upper bound of the score against the distance."""
+    max_distance = checks.whole(max_distance, "max_distance")
     distances = np.arange(max_distance + 1)
     bound = rotary.decay_bound(distances, dim, base)
     return plotting.line_plot(
@@ -150,6 +154,9 @@ def scaling_explorer_figure(
     methods=SCALING_METHODS,
 ) -> go.Figure:
     """A scale-factor slider: each method's per-pair wavelength, with the trained and the target context."""
+    dim = checks.even(dim, "dim")
+    factors = checks.many(factors, "factors", "scale factor", partial(checks.number, above=0.0))
+    methods = checks.many(methods, "methods", "method", partial(checks.one_of, allowed=tuple(SHORT_NAMES)))
     pairs = np.arange(dim // 2)
     colors = plotting.matplotlib_colors(len(methods))
     dashes = ("solid", "dash", "dot", "dashdot", "longdash")

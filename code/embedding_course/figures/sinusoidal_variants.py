@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from embedding_course import plotting
+from embedding_course import checks, plotting
 from embedding_course import sinusoidal_variants as variants
 
 
@@ -20,8 +20,7 @@ def frequency_spacing_figure(d_model: int = 16, d_models: Sequence[int] = (16, 6
     Returns:
         The matplotlib ``Figure``.
     """
-    if not d_models:
-        raise ValueError("d_models is empty; give at least one width")
+    d_models = checks.many(d_models, "d_models", "width", checks.whole)
     figure = plotting._new_figure(plotting.WIDEST, 4.8)
     left, right = figure.subplots(1, 2)
     two_pi = 2 * 3.141592653589793

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from matplotlib.figure import Figure
 from plotly.subplots import make_subplots
 
-from embedding_course import ids, plotting
+from embedding_course import checks, ids, plotting
 
 EXPLORER_WORDS = ("cat", "king", "paris", "happy", "red", "river", "music", "three", "computer", "run")
 
@@ -109,8 +109,7 @@ def token_neighbours_figure(words: Sequence[str] = EXPLORER_WORDS, span: int = 4
     Returns:
         A Plotly figure with one menu named "token".
     """
-    if isinstance(words, str) or len(words) == 0:
-        raise ValueError("words must be a non-empty list of tokens")
+    words = checks.many(words, "words", "token")
     start = words[0] if start is None else start
     if start not in words:
         raise ValueError(f"start {start!r} is not one of words {list(words)}")
