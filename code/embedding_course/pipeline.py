@@ -225,8 +225,7 @@ def measure_scale(d_models: Sequence[int], vocab_size: int = 2000, max_len: int 
     """
     seed = checks.seed(seed)
     device = pick_device() if device is None else torch.device(device)
-    if len(d_models) == 0:
-        raise ValueError("d_models is empty; give at least one width")
+    d_models = checks.many(d_models, "d_models", "width")
     results: dict[str, list[float]] = {"d": []}
     for d_model in d_models:
         checks.whole(d_model, "d_model")

@@ -452,7 +452,7 @@ def closest_positions(table: torch.Tensor) -> tuple[int, int, float]:
     Returns:
         ``(p, q, distance)`` with ``p < q`` and the Euclidean distance between rows p and q.
     """
-    table = torch.as_tensor(table, dtype=torch.float64).detach().cpu()
+    table = torch.from_numpy(checks.array(table, "table"))  # float64, on the CPU
     if table.ndim != 2 or table.shape[0] < 2:
         raise ValueError(f"table must be 2-D with at least two rows (positions), "
                          f"got shape {tuple(table.shape)}")
@@ -470,7 +470,7 @@ def linear_shift_residual(table: torch.Tensor, offset: int) -> float:
     positions and returns the relative error ``|fit - target| / |target|`` (Frobenius norms).
     Zero (up to rounding) for the sinusoidal table, where ``M`` is the rotation ``R_k``.
     """
-    table = torch.as_tensor(table, dtype=torch.float64).detach().cpu()
+    table = torch.from_numpy(checks.array(table, "table"))  # float64, on the CPU
     checks.whole(offset, "offset", hint="a number of positions")
     if table.ndim != 2 or table.shape[0] <= offset:
         raise ValueError(f"table must be 2-D with more than offset={offset} rows, "

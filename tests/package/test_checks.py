@@ -297,6 +297,7 @@ LIST_USERS = [
     (lambda values: lookup_figures.explorer_setup(sentences=values), "sentences"),
     (lambda values: variant_figures.frequency_spacing_figure(d_models=values), "d_models"),
     (lambda values: token_figures.token_neighbours_figure(words=values), "words"),
+    (lambda values: pipeline.measure_scale(values, device="cpu"), "d_models"),
 ]
 
 
@@ -319,6 +320,8 @@ def test_lists_share_one_rule(user, name):
     (lambda: rotary_figures.decay_figure(max_distance="x"), r"^max_distance must be a whole number >= 1"),
     (lambda: rope_extension.run_extension(settings=3), r"^settings must be an ExtensionSettings, got int$"),
     (lambda: positional.worked_example_rows(position=None), r"^position must be a whole number >= 0"),
+    (lambda: positional.closest_positions(None), r"^table must hold numbers, got dtype object$"),
+    (lambda: positional.linear_shift_residual("x", 1), r"^table must hold numbers, got dtype <U1$"),
 ])
 def test_mappings_sizes_and_settings_are_checked_by_name(call, message):
     with pytest.raises(ValueError, match=message):
