@@ -100,7 +100,7 @@ def even(value, name: str, minimum: int = 2, hint: str = "") -> int:
     return value
 
 
-def many(values, name: str, item: str, each=None) -> list:
+def many(values, name: str, item: str, each=None, empty: bool = False) -> list:
     """Check that ``values`` holds one or more items, each checked with ``each`` when given.
 
     A list, tuple, range, array or tensor will do; a single string, number or mapping will not.
@@ -109,6 +109,7 @@ def many(values, name: str, item: str, each=None) -> list:
         item: what one item is, for the messages (``"width"`` reads "a list of widths").
         each: a check called as ``each(value, "name[i]")``, e.g. :func:`whole`, or
             ``functools.partial(checks.one_of, allowed=...)``.
+        empty: accept no items at all (``exclude=[]``: exclude nothing).
 
     Returns:
         The items as a list, as ``each`` returned them.
@@ -117,7 +118,7 @@ def many(values, name: str, item: str, each=None) -> list:
             or getattr(values, "ndim", 1) == 0):
         raise _fail(name, f"a list of {item}s", values)
     items = list(values)
-    if not items:
+    if not items and not empty:
         raise ValueError(f"{name} is empty; give at least one {item}")
     return items if each is None else [each(value, f"{name}[{index}]") for index, value in enumerate(items)]
 

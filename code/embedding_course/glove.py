@@ -144,7 +144,7 @@ class WordVectors:
 
     def suggest(self, word: str, n: int = 5) -> list[str]:
         """Up to ``n`` vocabulary words spelled like ``word`` (difflib over frequent words)."""
-        word = _check_word(word)
+        word, n = _check_word(word), checks.whole(n, "n")
         lowered = word.lower().strip()
         if lowered != word and lowered in self.word_to_row:
             return [lowered]
@@ -163,11 +163,7 @@ class WordVectors:
 
     def rows(self, words: Iterable[str]) -> np.ndarray:
         """The rows of several words, shape (N,)."""
-        if isinstance(words, str):
-            raise ValueError(f"words must be a list of strings, not the single string {words!r}")
-        words = list(words)
-        if not words:
-            raise ValueError("the word list is empty; give at least one word")
+        words = checks.many(words, "words", "word")
         return np.array([self.row(word) for word in words], dtype=np.int64)
 
     def vector(self, word: str) -> np.ndarray:
@@ -207,10 +203,10 @@ class WordVectors:
         k = checks.whole(k, "k")
         if isinstance(query, str):
             query_vector = self.vector(query)
-            excluded = [query] if exclude is None else list(exclude)
+            excluded = [query] if exclude is None else checks.many(exclude, "exclude", "word", empty=True)
         else:
             query_vector = checks.vectors(query, "query", ndim=1)
-            excluded = [] if exclude is None else list(exclude)
+            excluded = [] if exclude is None else checks.many(exclude, "exclude", "word", empty=True)
         exclude_rows = self.rows(excluded) if excluded else np.zeros(0, dtype=np.int64)
         scores = similarity.cosine_scores(self.table, query_vector, self.norms)  # (V,)
         best = similarity.top_k(scores, k, exclude=exclude_rows)

@@ -51,10 +51,7 @@ class WordVocabulary:
             texts: one or more strings.
             min_count: keep words seen at least this many times (others become ``<unk>``).
         """
-        if isinstance(texts, str):
-            texts = [texts]
-        if len(texts) == 0:
-            raise ValueError("texts is empty; give at least one sentence to build a vocabulary")
+        texts = [texts] if isinstance(texts, str) else checks.many(texts, "texts", "sentence")
         min_count = checks.whole(min_count, "min_count")
         counts: Counter[str] = Counter()
         for text in texts:
@@ -88,8 +85,8 @@ class WordVocabulary:
     def decode(self, ids: Iterable[int]) -> list[str]:
         """The tokens for a sequence of IDs: a list, an array or a tensor of shape (T,), or any
         iterable of IDs (a generator is read once). No IDs give no tokens."""
-        if not hasattr(ids, "shape") and not isinstance(ids, (str, bytes)):
-            ids = list(ids)
+        if not hasattr(ids, "shape"):
+            ids = checks.many(ids, "ids", "token ID", empty=True)
         if len(ids) == 0:
             return []
         return [self.id_to_token[token_id] for token_id in checks.token_ids(ids, len(self), ndim=1)]

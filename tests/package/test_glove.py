@@ -204,8 +204,10 @@ def test_no_suggestion_for_gibberish(vectors):
     [
         (lambda v: v.row(42), ValueError, "word must be a string, got int"),
         (lambda v: v.row("  "), ValueError, "word is empty"),
-        (lambda v: v.vectors([]), ValueError, "word list is empty"),
-        (lambda v: v.vectors("king"), ValueError, "not the single string"),
+        (lambda v: v.vectors([]), ValueError, r"^words is empty; give at least one word$"),
+        (lambda v: v.vectors("king"), ValueError, r"^words must be a list of words, got 'king'$"),
+        (lambda v: v.neighbours("king", exclude=8), ValueError, r"^exclude must be a list of words, got 8$"),
+        (lambda v: v.suggest("kng", n=2.5), ValueError, r"^n must be a whole number >= 1, got 2\.5$"),
         (lambda v: v.neighbours("king", k=0), ValueError, "k must be a whole number >= 1, got 0"),
         (lambda v: v.neighbours("king", k=-3), ValueError, "k must be"),
         (lambda v: v.neighbours("king", k=2.5), ValueError, "k must be"),

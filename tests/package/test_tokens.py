@@ -132,7 +132,8 @@ def test_encode_rejects_non_strings():
 @pytest.mark.parametrize(("ids", "message"), [
     ([1.7], r"^token ids must be whole numbers, got 1\.7$"),
     ([True], r"^token ids must be whole numbers, got booleans$"),
-    ("12", r"^token ids must be whole numbers, got '12'"),
+    ("12", r"^ids must be a list of token IDs, got '12'$"),
+    (8, r"^ids must be a list of token IDs, got 8$"),
     (["a"], r"^token ids must be whole numbers, got 'a' .*turn words into ids with a vocabulary first$"),
     ([[2, 3]], r"^token ids must have shape \(T,\), got shape \(1, 2\)$"),
 ])
