@@ -1,12 +1,16 @@
 """Tests of the shared argument rules, pinned once here, and of every public function using them."""
 
 import functools
+import importlib
+import inspect
 import math
+import pkgutil
 
 import numpy as np
 import pytest
 import torch
 
+import embedding_course
 from embedding_course import (
     attention_order,
     batching,
@@ -470,3 +474,52 @@ def test_token_ids_rule():
         checks.token_ids([[0, 1]], 3, ndim=1)
     with pytest.raises(ValueError, match=r"^vocab_size must be a whole number >= 1, got 0$"):
         checks.token_ids([0], 0)
+
+
+# ---------------------------------------------------------------- every public function
+
+
+def _public_functions_without_required_arguments():
+    """Every public function and class of the package (but the notebook widgets in ``live``) that
+    runs with its defaults alone, with the names of its arguments."""
+    found = []
+    for module_info in pkgutil.walk_packages(embedding_course.__path__, "embedding_course."):
+        if module_info.name.startswith("embedding_course.live"):
+            continue
+        module = importlib.import_module(module_info.name)
+        for name, function in vars(module).items():
+            mine = getattr(function, "__module__", "") == module.__name__  # not one it imported
+            if name.startswith("_") or not callable(function) or not mine:
+                continue
+            try:
+                parameters = list(inspect.signature(function).parameters.values())
+            except (TypeError, ValueError):
+                continue
+            named = [p for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+            if named and all(p.default is not p.empty for p in named):
+                found.append((f"{module.__name__}.{name}", function, named))
+    return found
+
+
+PUBLIC_FUNCTIONS = _public_functions_without_required_arguments()
+WRONG_VALUES = [None, -1, 2.5, "x", True, float("nan")]
+
+
+@pytest.mark.parametrize(("name", "function", "parameters"), PUBLIC_FUNCTIONS,
+                         ids=[name for name, _, _ in PUBLIC_FUNCTIONS])
+def test_every_public_function_refuses_a_wrong_argument_by_name(name, function, parameters):
+    """Each argument in turn gets None, -1, 2.5, "x", True and NaN: the function either takes it
+    or says what was wrong (ValueError, IndexError, or a missing file named), never a TypeError
+    or an AttributeError from deep inside."""
+    for parameter in parameters:
+        if parameter.name == "device" or isinstance(parameter.default, bool):
+            continue
+        for value in WRONG_VALUES:
+            if value is None and parameter.default is None:
+                continue  # None is this argument's own default
+            try:
+                function(**{parameter.name: value})
+            except (ValueError, IndexError, FileNotFoundError):
+                pass
+            except Exception as error:  # any other exception is the failure
+                pytest.fail(f"{name}({parameter.name}={value!r}) raised {type(error).__name__}: {error}")
