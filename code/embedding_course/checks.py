@@ -12,6 +12,7 @@ writes ``dim = checks.whole(dim, "dim")``. The rules:
 * *many* items are a non-empty list, tuple, range, array or tensor of them, each checked
   (``checks.many(d_models, "d_models", "width", checks.whole)``); *named* items a non-empty
   mapping of names to them;
+* a *text* is a ``str`` (``checks.text(word, "word")``);
 * a *choice* is one of the names a caller lists (``checks.one_of(scheme, "scheme", SCHEMES)``);
 * an *array* is anything :func:`~embedding_course.device.to_numpy` reads (a list, an array,
   a tensor on any device, with or without a gradient), non-empty, of the expected rank;
@@ -134,6 +135,13 @@ def named(values, name: str, item: str, each=None) -> dict:
     if not values:
         raise ValueError(f"{name} is empty; give at least one name -> {item} pair")
     return {key: value if each is None else each(value, f"{name}[{key!r}]") for key, value in values.items()}
+
+
+def text(value, name: str, hint: str = "") -> str:
+    """Check that ``value`` is a string (it may be empty: a box a reader clears)."""
+    if not isinstance(value, str):
+        raise _fail(name, "a string", value, hint)
+    return value
 
 
 def optional_whole(value, name: str, minimum: int = 1, hint: str = "") -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 from IPython.display import Markdown, display
 
-from embedding_course import glove, projection
+from embedding_course import checks, glove, projection
 from embedding_course.figures import glove as glove_figures
 from embedding_course.tables import markdown_table
 
@@ -16,6 +16,7 @@ def _show_error(error: Exception) -> None:
 
 def neighbours_explorer(start: str = "frog") -> widgets.Widget:
     """Type a word (press Enter): its nearest neighbours among all 400,000 GloVe words."""
+    start = checks.text(start, "start", hint="the word shown first")
     vectors = glove.load_glove()
     word = widgets.Text(value=start, description="word", continuous_update=False)
     k = widgets.IntSlider(value=10, min=1, max=30, description="neighbours", continuous_update=False)
@@ -34,6 +35,8 @@ def neighbours_explorer(start: str = "frog") -> widgets.Widget:
 
 def analogy_explorer(base: str = "king", subtract: str = "man", add: str = "woman") -> widgets.Widget:
     """Three boxes for ``base - subtract + add``; the answers with or without the inputs excluded."""
+    base, subtract = checks.text(base, "base"), checks.text(subtract, "subtract")
+    add = checks.text(add, "add")
     vectors = glove.load_glove()
     boxes = {name: widgets.Text(value=value, description=name, continuous_update=False)
              for name, value in (("base", base), ("minus", subtract), ("plus", add))}

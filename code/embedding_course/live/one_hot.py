@@ -5,14 +5,14 @@ from __future__ import annotations
 import ipywidgets as widgets
 from IPython.display import display
 
-from embedding_course import one_hot
+from embedding_course import checks, one_hot
 from embedding_course.figures import one_hot as one_hot_figures
 from embedding_course.tokens import WordVocabulary
 
 
 def one_hot_explorer(text: str = "the cat sat on the mat") -> widgets.Widget:
     """Type a sentence: its one-hot matrix and the cosine/distance of every pair of its tokens."""
-    box = widgets.Text(value=text, description="text", continuous_update=False,
+    box = widgets.Text(value=checks.text(text, "text"), description="text", continuous_update=False,
                        layout=widgets.Layout(width="95%"))
 
     def show(sentence: str) -> None:

@@ -6,7 +6,7 @@ import ipywidgets as widgets
 import torch
 from IPython.display import Markdown, display
 
-from embedding_course import SEED, attention_order, pipeline, plotting
+from embedding_course import SEED, attention_order, checks, pipeline, plotting
 from embedding_course.figures import pipeline as pipeline_figures
 from embedding_course.tokens import WordVocabulary
 
@@ -16,7 +16,7 @@ CORPUS = ("the dog bites the man", "the man bites the dog", "a cat sat on the ma
 
 def pipeline_explorer(corpus=CORPUS) -> widgets.Widget:
     """Type sentences (one per line): the padded batch, every stage's shape, and the output."""
-    vocab = WordVocabulary.from_texts(list(corpus))
+    vocab = WordVocabulary.from_texts(checks.many(corpus, "corpus", "sentence", checks.text))
     texts = widgets.Textarea(value="the dog bites the man\na cat sat", description="texts",
                              layout=widgets.Layout(width="95%", height="80px"), continuous_update=False)
     positions = widgets.Dropdown(options=["sinusoidal", "learned", "none"], value="sinusoidal",
@@ -47,7 +47,7 @@ def pipeline_explorer(corpus=CORPUS) -> widgets.Widget:
 
 def order_explorer(corpus=CORPUS) -> widgets.Widget:
     """Two reorderings of the same words: attention scores with and without positions."""
-    vocab = WordVocabulary.from_texts(list(corpus))
+    vocab = WordVocabulary.from_texts(checks.many(corpus, "corpus", "sentence", checks.text))
     first = widgets.Text(value="dog bites man", description="sentence A", continuous_update=False)
     second = widgets.Text(value="man bites dog", description="sentence B", continuous_update=False)
 

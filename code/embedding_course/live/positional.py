@@ -6,7 +6,7 @@ import ipywidgets as widgets
 import torch
 from IPython.display import display
 
-from embedding_course import SEED, plotting, positional, rope
+from embedding_course import SEED, checks, plotting, positional, rope
 from embedding_course.figures import positional as positional_figures
 
 BASES = (10, 100, 1000, 10000, 100000)
@@ -32,6 +32,7 @@ def encoding_explorer() -> widgets.Widget:
 
 def position_explorer(max_len: int = 100) -> widgets.Widget:
     """A position slider: that position's vector, and its cosine similarity to every position."""
+    max_len = checks.whole(max_len, "max_len", hint="how many positions the slider runs over")
     position = widgets.IntSlider(value=10, min=0, max=max_len - 1, description="position",
                                  continuous_update=False)
     d_model = widgets.IntSlider(value=64, min=2, max=512, step=2, description="d_model",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from embedding_course import ids
+from embedding_course import checks, ids
 from embedding_course.tokens import WordVocabulary
 
 DEFAULT_TEXT = "The cat sat on the mat. Unbelievably, the cat sat again!"
@@ -36,6 +36,7 @@ def token_id_explorer(vocabulary: WordVocabulary | None = None, text: str = DEFA
 
 def id_neighbour_explorer(start_id: int = 4937) -> widgets.Widget:
     """A slider over WordPiece IDs listing the tokens with the neighbouring IDs."""
+    start_id = checks.index(start_id, "start_id", 30_522, of="the WordPiece vocabulary")
     slider = widgets.IntSlider(value=start_id, min=0, max=30_521, description="token id",
                                continuous_update=False, layout=widgets.Layout(width="95%"))
 
