@@ -85,8 +85,7 @@ def encode_batch(
     max_len = checks.optional_whole(max_len, "max_len", hint="or None to keep every token")
     sequences, truncated = [], []
     for index, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise ValueError(f"text {index} must be a string, got {type(text).__name__}")
+        checks.text(text, f"text {index}")
         if not text.strip():
             raise ValueError(f"text {index} is empty ({text!r}); every text needs at least one word")
         ids = vocab.encode(text)

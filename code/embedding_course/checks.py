@@ -138,9 +138,13 @@ def named(values, name: str, item: str, each=None) -> dict:
 
 
 def text(value, name: str, hint: str = "") -> str:
-    """Check that ``value`` is a string (it may be empty: a box a reader clears)."""
+    """Check that ``value`` is a string (it may be empty: a box a reader clears).
+
+    The message names the type it got: ``text must be a string, got list ['the', 'cat']``.
+    """
     if not isinstance(value, str):
-        raise _fail(name, "a string", value, hint)
+        raise ValueError(f"{name} must be a string, got {type(value).__name__} {value!r}"
+                         + (f" ({hint})" if hint else ""))
     return value
 
 

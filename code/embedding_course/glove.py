@@ -93,9 +93,7 @@ class Rank(NamedTuple):
 
 
 def _check_word(word, name: str = "word") -> str:
-    if not isinstance(word, str):
-        raise ValueError(f"{name} must be a string, got {type(word).__name__} {word!r}")
-    if not word.strip():
+    if not checks.text(word, name).strip():
         raise ValueError(f"{name} is empty; give a word such as 'king'")
     return word
 

@@ -115,9 +115,7 @@ def wordpiece_tokens(text: str, tokenizer=None) -> list[tuple[str, int]]:
     Returns:
         One pair per token, including the special tokens ``[CLS]`` and ``[SEP]``.
     """
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a string, got {type(text).__name__}")
-    if not text.strip():
+    if not checks.text(text, "text").strip():
         raise ValueError("text is empty; give at least one word to tokenize")
     if tokenizer is None:
         from embedding_course.pretrained import wordpiece_tokenizer

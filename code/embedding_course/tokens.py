@@ -21,9 +21,7 @@ _WORD_PATTERN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[^\sa-z0-9]")
 
 def split_words(text: str) -> list[str]:
     """Lower-case ``text`` and split it into words and punctuation marks."""
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a string, got {type(text).__name__}")
-    return _WORD_PATTERN.findall(text.lower())
+    return _WORD_PATTERN.findall(checks.text(text, "text").lower())
 
 
 class WordVocabulary:

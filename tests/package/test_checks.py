@@ -269,6 +269,16 @@ def test_many_items_are_a_non_empty_list_each_checked():
         checks.many([4, 2.5], "d_models", "width", checks.whole)
 
 
+def test_text_is_a_string_and_the_message_names_the_type_it_got():
+    assert checks.text("", "text") == ""  # a box the reader cleared
+    with pytest.raises(ValueError, match=r"^text must be a string, got list \['the', 'cat'\]$"):
+        checks.text(["the", "cat"], "text")
+    vocabulary = tokens.WordVocabulary(["a"])
+    for user in (tokens.split_words, lambda text: batching.encode_batch([text], vocabulary)):
+        with pytest.raises(ValueError, match=r"must be a string, got int 3$"):
+            user(3)
+
+
 def test_named_items_are_a_non_empty_mapping_each_checked():
     assert checks.named({"BERT": np.int64(30522)}, "vocab_sizes", "size", checks.whole) == {"BERT": 30522}
     with pytest.raises(ValueError, match=r"^vocab_sizes must be a mapping of names to sizes, got \[1\]$"):
