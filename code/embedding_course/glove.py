@@ -413,7 +413,7 @@ def curated_words(groups: dict[str, Sequence[str]] | None = None,
     Returns:
         ``(words, group_of_each_word)``, two lists of the same length.
     """
-    groups = WORD_GROUPS if groups is None else checks.named(groups, "groups", "list of words")
+    groups = WORD_GROUPS if groups is None else checks.named(groups, "groups", "word list")
     names = list(groups) if names is None else checks.many(names, "names", "group name")
     words: list[str] = []
     labels: list[str] = []

@@ -327,7 +327,7 @@ def test_lists_share_one_rule(user, name):
 
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: one_hot.memory_table(vocab_sizes=[30522]), r"^vocab_sizes must be a mapping of names to"),
-    (lambda: glove.curated_words(groups=["animals"]), r"^groups must be a mapping of names to"),
+    (lambda: glove.curated_words(groups=["animals"]), r"^groups must be a mapping of names to word lists"),
     (lambda: rotary_figures.wavelength_figure(bases=10_000), r"^bases must be a mapping of names to"),
     (lambda: rotary_figures.wavelength_figure(dim=None), r"^dim must be a whole number >= 2, got None"),
     (lambda: rotary_figures.wavelength_figure(context=None), r"^context must be a whole number >= 1"),
