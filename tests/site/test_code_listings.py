@@ -41,3 +41,31 @@ def test_no_span_in_a_listing_is_drawn_like_its_text(browser, site_url, docname)
             assert sum(listing["spans"] for listing in listings) > 0
     finally:
         page.close()
+
+
+# Per page: how many code listings (cell inputs and code blocks in the text) and outputs there
+# are, and how many of each carry a copy button once sphinx-copybutton has run.
+COPY_BUTTONS = """() => {
+  const listings = [...document.querySelectorAll(
+    '.highlight-ipython3 .highlight, .highlight-python .highlight')];
+  const outputs = [...document.querySelectorAll('.cell_output .highlight, .output .highlight')];
+  const copies = box => box.querySelector(':scope > button.copybtn') !== null;
+  return {listings: listings.length, copied: listings.filter(copies).length,
+          outputs: outputs.length, outputs_copied: outputs.filter(copies).length};
+}"""
+
+
+@pytest.mark.parametrize("docname", ["book/lessons/04_sinusoidal_positions", "book/lessons/09_questions"])
+def test_code_has_a_copy_button_and_an_output_has_none(browser, site_url, docname):
+    """A learner copies code to run it; an output is there to read, as in Jupyter. A copy button
+    on each output was one more tab stop for a keyboard reader (lesson 4: 10 outputs)."""
+    page = browser.new_page()
+    try:
+        page.goto(f"{site_url}/{docname}.html", wait_until="domcontentloaded")
+        page.wait_for_function("document.querySelector('button.copybtn') !== null")
+        found = page.evaluate(COPY_BUTTONS)
+        assert found["listings"] > 0 and found["outputs"] > 0, found
+        assert found["copied"] == found["listings"], found
+        assert found["outputs_copied"] == 0, found
+    finally:
+        page.close()
