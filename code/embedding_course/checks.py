@@ -12,7 +12,8 @@ writes ``dim = checks.whole(dim, "dim")``. The rules:
 * *many* items are a non-empty list, tuple, range, array or tensor of them, each checked
   (``checks.many(d_models, "d_models", "width", checks.whole)``); *named* items a non-empty
   mapping of names to them;
-* a *text* is a ``str`` (``checks.text(word, "word")``);
+* a *text* is a ``str`` (``checks.text(word, "word")``); a *path* a ``str`` or any
+  ``os.PathLike`` such as ``pathlib.Path`` (``checks.path(folder, "folder", "folder")``);
 * a *choice* is one of the names a caller lists (``checks.one_of(scheme, "scheme", SCHEMES)``);
 * an *array* is anything :func:`~embedding_course.device.to_numpy` reads (a list, an array,
   a tensor on any device, with or without a gradient), non-empty, of the expected rank;
@@ -27,11 +28,13 @@ Every message reads ``<name> must be <rule>, got <value>``, with an optional hin
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import numpy as np
 
-from embedding_course.device import to_numpy
+from embedding_course import device  # device.to_numpy; device's own checks import this module
 
 
 def _fail(name: str, rule: str, value, hint: str = "") -> ValueError:
@@ -148,6 +151,17 @@ def text(value, name: str, hint: str = "") -> str:
     return value
 
 
+def path(value, name: str, what: str = "file") -> Path:
+    """Check that ``value`` is a path (a ``str`` or an ``os.PathLike``) and return it as a ``Path``.
+
+    ``what`` names what it points to, for the message: ``folder must be a folder's path (a str
+    or a Path), got 8``. Whether it exists is for the caller to say.
+    """
+    if isinstance(value, bool) or not isinstance(value, (str, os.PathLike)):
+        raise _fail(name, f"a {what}'s path (a str or a Path)", value)
+    return Path(value)
+
+
 def optional_whole(value, name: str, minimum: int = 1, hint: str = "") -> int | None:
     """:func:`whole`, or ``None`` when ``value`` is ``None``."""
     return None if value is None else whole(value, name, minimum, hint)
@@ -254,7 +268,7 @@ def array(values, name: str, ndim: int | None = None, keep_float32: bool = False
     Returns:
         A float NumPy array.
     """
-    result = to_numpy(values)
+    result = device.to_numpy(values)
     if result.dtype.kind not in "biuf":  # bool, int, unsigned, float
         raise ValueError(f"{name} must hold numbers, got dtype {result.dtype}")
     if not (keep_float32 and np.issubdtype(result.dtype, np.floating)):
@@ -293,7 +307,7 @@ def token_ids(values, vocab_size: int, ndim: int | None = None, name: str = "tok
     """
     vocab_size = whole(vocab_size, "vocab_size")
     try:
-        ids = to_numpy(values)
+        ids = device.to_numpy(values)
     except ValueError as error:  # ragged nested lists
         raise ValueError(f"{name}s must form a rectangular array (equal-length rows): {error}") from None
     if ids.size == 0:

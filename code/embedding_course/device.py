@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from embedding_course import checks  # checks reads arrays with to_numpy (below): each imports the other
+
 DEVICE_ENV_VAR = "COURSE_DEVICE"
 ALLOWED_DEVICES = ("cuda", "mps", "cpu")
 
@@ -58,10 +60,9 @@ def cpu_name(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
 
     ``platform.processor()`` is empty or the architecture ("x86_64") on Linux.
     """
-    if not isinstance(cpuinfo, (str, os.PathLike)):
-        raise ValueError(f"cpuinfo must be a file's path (a str or a Path), got {cpuinfo!r}")
+    cpuinfo = checks.path(cpuinfo, "cpuinfo")
     try:
-        for line in Path(cpuinfo).read_text().splitlines():
+        for line in cpuinfo.read_text().splitlines():
             key, _, value = line.partition(":")
             if key.strip() == "model name" and value.strip():
                 return value.strip()

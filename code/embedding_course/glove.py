@@ -302,9 +302,7 @@ def load_glove(folder: str | Path | None = None) -> WordVectors:
     Returns:
         A :class:`WordVectors` of 400,000 words x 50 dimensions (loaded once, then cached).
     """
-    if folder is not None and not isinstance(folder, (str, Path)):
-        raise ValueError(f"folder must be a folder's path (a str or a Path), got {folder!r}")
-    folder = glove_data_folder() if folder is None else Path(folder)
+    folder = glove_data_folder() if folder is None else checks.path(folder, "folder", "folder")
     table_path = folder / TABLE_FILE
     if not table_path.is_file():
         raise FileNotFoundError(f"no GloVe table at {table_path}; reinstall `{GLOVE_PIP_NAME}`")

@@ -4,6 +4,7 @@ import functools
 import importlib
 import inspect
 import math
+import os
 import pkgutil
 
 import numpy as np
@@ -15,6 +16,7 @@ from embedding_course import (
     attention_order,
     batching,
     checks,
+    device,
     glove,
     length_generalisation,
     lookup,
@@ -277,6 +279,25 @@ def test_text_is_a_string_and_the_message_names_the_type_it_got():
     for user in (tokens.split_words, lambda text: batching.encode_batch([text], vocabulary)):
         with pytest.raises(ValueError, match=r"must be a string, got int 3$"):
             user(3)
+
+
+def test_a_path_is_a_str_or_any_path_like_and_its_users_share_the_rule(tmp_path):
+    class PathLike(os.PathLike):  # not a pathlib.Path: any os.PathLike is a path
+        def __fspath__(self):
+            return str(tmp_path)
+
+    assert checks.path(str(tmp_path), "folder", "folder") == tmp_path
+    assert checks.path(PathLike(), "folder", "folder") == tmp_path
+    for bad in (8, True, None, [str(tmp_path)]):
+        with pytest.raises(ValueError, match=r"^folder must be a folder's path \(a str or a Path\), got "):
+            checks.path(bad, "folder", "folder")
+    with pytest.raises(ValueError, match=r"^cpuinfo must be a file's path \(a str or a Path\), got 8$"):
+        device.cpu_name(8)
+    with pytest.raises(ValueError, match=r"^folder must be a folder's path \(a str or a Path\), got 8$"):
+        glove.load_glove(8)
+    # a path-like folder is read as a path: here it holds no table
+    with pytest.raises(FileNotFoundError, match="no GloVe table at"):
+        glove.load_glove(PathLike())
 
 
 def test_named_items_are_a_non_empty_mapping_each_checked():
