@@ -135,6 +135,32 @@ def assert_text_reads_whole(figure, renderer=None) -> None:
     assert not overlapping, f"texts drawn over each other: {overlapping}"
 
 
+def assert_text_clear_of_rules(figure, renderer=None) -> None:
+    """No text written in a panel (a note such as "chance 0.125") is crossed by one of that
+    panel's straight rules: a line at one x (``axvline``, a marked length) or at one y
+    (``axhline``, a level), a pixel of rounding allowed."""
+    renderer = draw(figure) if renderer is None else renderer
+    crossed = []
+    for axes in figure.axes:
+        notes = [text for text in axes.texts if text.get_visible() and text.get_text().strip()]
+        for line in axes.lines:
+            points = line.get_transform().transform(np.column_stack([line.get_xdata(), line.get_ydata()]))
+            if len(points) < 2 or not line.get_visible():
+                continue
+            (x0, y0), (x1, y1) = points.min(axis=0), points.max(axis=0)
+            for text in notes:
+                box = text.get_window_extent(renderer)
+                if x1 - x0 < 0.5:  # at one x
+                    hit = box.x0 + 1 < x0 < box.x1 - 1 and box.y0 < y1 and y0 < box.y1
+                elif y1 - y0 < 0.5:  # at one y
+                    hit = box.y0 + 1 < y0 < box.y1 - 1 and box.x0 < x1 and x0 < box.x1
+                else:
+                    continue
+                if hit:
+                    crossed.append(text.get_text())
+    assert not crossed, f"a rule of the panel runs through: {crossed}"
+
+
 def assert_markers_drawn_whole(figure, renderer=None) -> None:
     """Every marker of a line or a scatter that its panel shows lies whole inside that panel: a
     point on the panel's edge is drawn half cut off."""
@@ -158,8 +184,8 @@ def assert_markers_drawn_whole(figure, renderer=None) -> None:
 def assert_lesson_figure_reads_whole(figure) -> None:
     """A lesson's static figure: at most ``plotting.WIDEST`` wide (so a desktop column shows its
     text at 10 px or more), no text past the edge or over another, wide and in its phone
-    drawing, and in that drawing, where the panels are stacked, no panel over another; and no
-    marker cut off at a panel's edge."""
+    drawing, and in that drawing, where the panels are stacked, no panel over another; no
+    marker cut off at a panel's edge, and no note in a panel crossed by its rules."""
     assert figure.get_figwidth() <= plotting.WIDEST
     narrow = plotting.narrow_figure(figure)
     wide_drawn, narrow_drawn = draw(figure), draw(narrow)  # once each: the checks only read
@@ -169,3 +195,5 @@ def assert_lesson_figure_reads_whole(figure) -> None:
     assert_laid_out_apart(narrow, narrow_drawn)
     assert_markers_drawn_whole(figure, wide_drawn)
     assert_markers_drawn_whole(narrow, narrow_drawn)
+    assert_text_clear_of_rules(figure, wide_drawn)
+    assert_text_clear_of_rules(narrow, narrow_drawn)

@@ -1,6 +1,7 @@
 """Tests of the figures/ modules: each lesson's figures draw what the maths computed."""
 
 import math
+import re
 
 import matplotlib.colors
 import numpy as np
@@ -268,6 +269,19 @@ def test_rotary_explorers_have_one_state_per_step():
     # its legend sits above the plot: inside it, the target line ran through the legend's rows
     assert scaling.layout.legend.y > 1 and scaling.layout.legend.orientation == "h"
     assert not rotary_figures.rotation_explorer_figure(positions=(3,)).layout.sliders
+
+
+def test_the_rotation_explorer_s_titles_keep_each_pair_with_its_count_on_a_phone():
+    """The phone layout wraps a title at its spaces: "pair 7" ended one line and its count
+    "0.0003" began the next. No-break spaces hold each pair, its count and "times" together."""
+    from embedding_course.figures import rotary as rotary_figures
+
+    figure = rotary_figures.rotation_explorer_figure(dim=8)
+    titles = [step.args[1]["title.text"] for step in figure.layout.sliders[0].steps]
+    assert figure.layout.title.text in titles
+    for title in titles:
+        assert re.fullmatch(r"Position \d+: pair\u00a00 turned \d+\.\d\d\u00a0times, "
+                            r"pair\u00a03\u00a0\d+\.\d{4}\u00a0times", title), title
 
 
 # ---------------------------------------------------------------- every lesson's static figures

@@ -309,19 +309,27 @@ def test_models_that_learn_give_the_same_results_on_another_cpu_code_path():
 
 def test_the_figures_legends_name_all_five_schemes_inside_the_figure_wide_and_on_a_phone():
     """And no marker is cut off at the panel's edge (the learning curves' first checks, at step
-    0, once sat on the left edge)."""
-    from .figure_checks import assert_legends_read_whole, assert_markers_drawn_whole, assert_text_reads_whole
+    0, once sat on the left edge), and no note is crossed by a rule of its panel."""
+    from .figure_checks import (
+        assert_legends_read_whole,
+        assert_markers_drawn_whole,
+        assert_text_clear_of_rules,
+        assert_text_reads_whole,
+    )
 
     every_scheme = dataclasses.replace(TINY, schemes=experiment.SCHEMES, seeds=(0,), tasks=("copy_back",))
     results = experiment.run_experiment(every_scheme)
-    for wide in (figures.accuracy_figure(results, "copy_back"),
-                 figures.learning_figure(results, "copy_back")):
-        assert len(wide.legends[0].get_texts()) == len(experiment.SCHEMES)
+    accuracy = figures.accuracy_figure(results, "copy_back")
+    for wide in (accuracy, figures.learning_figure(results, "copy_back")):
+        names = [text.get_text() for text in wide.legends[0].get_texts()]
+        assert len(names) == len(experiment.SCHEMES) + (wide is accuracy), names  # and "chance (0.125)"
         assert_text_reads_whole(wide)
         assert_legends_read_whole(wide)
         assert_legends_read_whole(narrow_figure(wide))
         assert_markers_drawn_whole(wide)
         assert_markers_drawn_whole(narrow_figure(wide))
+        assert_text_clear_of_rules(wide)  # "chance 0.125", once a note, ran into the training length's line
+        assert_text_clear_of_rules(narrow_figure(wide))
 
 
 def test_the_accuracy_figure_marks_chance_where_a_guess_among_the_ordinary_tokens_has_one():

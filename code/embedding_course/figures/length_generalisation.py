@@ -68,10 +68,6 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
     axes.axvspan(0.5, train_len + 0.5, color="0.92", zorder=0)
     axes.axvline(train_len + 0.5, color="0.35", linestyle="--", linewidth=1)
     axes.text(train_len + 1, 0.03, f"training length {train_len}", color="0.25")
-    chance = chance_level(task)
-    if chance is not None:  # dotted, at the left: the lines that reach it do so past the training length
-        axes.axhline(chance, color="0.35", linestyle=":", linewidth=1)
-        axes.text(1, chance + 0.02, f"chance {chance:.3f}", color="0.25")
     for scheme in results.settings.schemes:
         curves = results.shown_curves(task, scheme)  # (seeds, lengths), NaN past L unless learned
         colour = scheme_colour(scheme)
@@ -82,6 +78,9 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
         axes.fill_between(lengths, low, high, color=colour, alpha=0.18, linewidth=0)
         axes.plot(lengths, mean, color=colour, label=label, linewidth=1.8,
                   linestyle=_MATPLOTLIB_DASHES[SCHEME_DASHES[scheme]])
+    chance = chance_level(task)
+    if chance is not None:  # dotted, named in the legend: a note in the panel ran into the lines on a phone
+        axes.axhline(chance, color="0.35", linestyle=":", linewidth=1, label=f"chance ({chance:.3f})")
     axes.set_xlim(0.5, lengths[-1] + 0.5)
     axes.set_ylim(-0.02, 1.02)
     axes.grid(alpha=0.3)

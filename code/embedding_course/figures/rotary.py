@@ -72,9 +72,10 @@ def rotation_explorer_figure(dim: int = 16, base: float = 10000.0, positions=ROT
             )
         states.append(state)
         labels.append(str(position))
+    # each pair with its count held together by no-break spaces: a phone wraps the title between them
     titles = [
-        f"Position {p}: pair 0 {p / (2 * math.pi):.2f} turns, "
-        f"pair {pairs - 1} {p * thetas[-1] / (2 * math.pi):.4f}"
+        f"Position {p}: pair\u00a00 turned {p / (2 * math.pi):.2f}\u00a0times, "
+        f"pair\u00a0{pairs - 1}\u00a0{p * thetas[-1] / (2 * math.pi):.4f}\u00a0times"
         for p in positions
     ]
     active = positions.index(5) if 5 in positions else 0  # open on a position where the hands have turned
