@@ -90,6 +90,39 @@ def test_a_formula_wider_than_a_phone_shows_the_side_it_scrolls_towards(browser,
     result.page.context.close()
 
 
+# For the focused element: the ancestors that clip its focus ring (the ring is the element's box
+# grown by the outline's offset and width) at the left or right.
+RING_CUT_BY = """box => {
+  const style = getComputedStyle(box);
+  if (style.outlineStyle === 'none') return ['no focus ring'];
+  const grow = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+  const own = box.getBoundingClientRect(), cut = [];
+  for (let clip = box.parentElement; clip; clip = clip.parentElement) {
+    const clipping = getComputedStyle(clip);
+    if (clipping.overflowX === 'visible' && clipping.overflowY === 'visible') continue;
+    const frame = clip.getBoundingClientRect();
+    if (own.left - grow < frame.left - 0.5 || own.right + grow > frame.right + 0.5)
+      cut.push(clip.tagName.toLowerCase() + '.' + [...clip.classList].join('.'));
+  }
+  return cut;
+}"""
+
+
+def test_a_wide_formula_focused_by_the_keyboard_shows_its_focus_ring_on_all_four_sides(browser, site_url):
+    """A formula wider than a phone takes the focus, so that it can be scrolled with the arrow
+    keys. Its box is as wide as the column, and its ring, drawn outside the box, was cut at the
+    left and right by the column: a keyboard reader saw two lines, above and below it."""
+    result = visit(browser, f"{site_url}/book/lessons/05_combined_pipeline.html", site_url, viewport=PHONE)
+    page = result.page
+    box = page.locator("div.math.course-math > mjx-container[tabindex='0']").first
+    box.scroll_into_view_if_needed()
+    page.keyboard.press("Tab")  # the keyboard is in use: a focus then shows its ring
+    box.focus()
+    assert box.evaluate("box => box === document.activeElement && box.matches(':focus-visible')")
+    assert box.evaluate(RING_CUT_BY) == []
+    result.page.context.close()
+
+
 # Every table wider than its box, scrolled to its far end: for each row, the problems with its
 # first cell (what the row is), which the reader should still see whole, on an opaque colour,
 # with no other cell over it.
