@@ -198,12 +198,14 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
     assert result.console_errors == [], f"{docname}: errors while using the keyboard"
 
 
-@pytest.mark.parametrize("docname", ["book/lessons/01_tokens_to_vectors", "book/lessons/05_combined_pipeline",
-                                     "book/lessons/06_seeing_embeddings", "book/lessons/09_questions"])
+@pytest.mark.parametrize("docname", ["book/lessons/01_tokens_to_vectors", "book/lessons/03_dense_lookup",
+                                     "book/lessons/05_combined_pipeline", "book/lessons/06_seeing_embeddings",
+                                     "book/lessons/09_questions"])
 def test_on_a_phone_the_keyboard_control_takes_the_place_of_plotly_s_own(browser, site_url, built_site,
                                                                         docname):
     """At 390 px: Tab to each explorer that has one control (a slider, or a dropdown menu); it
-    shows alone, where Plotly's own was, inside the screen, and the caption stays where it was."""
+    shows alone, where Plotly's own was, inside the screen, and the caption stays where it was.
+    A slider's value stays on its line (beside lesson 3's long label it wrapped alone below)."""
     result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(390, 844))
     page = result.page
     page.keyboard.press("Tab")
@@ -229,6 +231,10 @@ def test_on_a_phone_the_keyboard_control_takes_the_place_of_plotly_s_own(browser
             const r = e.closest('.course-explorer-control').getBoundingClientRect();
             return [r.left, r.right, l.left]; }""")
         assert row[0] >= 0 and row[2] >= 8 and row[1] <= 390, f"{docname}: '{label}' leaves the screen: {row}"
+        apart = control.evaluate("""e => { const v = e.parentNode.querySelector('output');
+            if (!v) return 0; const a = e.getBoundingClientRect(), b = v.getBoundingClientRect();
+            return Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2); }""")
+        assert apart <= 4, f"{docname}: '{label}': its value is {apart:.0f} px off the slider's line"
     assert result.console_errors == []
     result.page.context.close()
 
