@@ -20,6 +20,7 @@ Usage::
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -292,17 +293,22 @@ def read_words(folder: Path) -> list[str]:
     return column.to_pylist()
 
 
-@lru_cache(maxsize=2)
-def load_glove(folder: str | Path | None = None) -> WordVectors:
+def load_glove(folder: str | os.PathLike | None = None) -> WordVectors:
     """Load GloVe 6B 50d: the table memory-mapped (not read into memory), the words from parquet.
 
     Args:
         folder: the folder holding the two files; by default the installed package's.
 
     Returns:
-        A :class:`WordVectors` of 400,000 words x 50 dimensions (loaded once, then cached).
+        A :class:`WordVectors` of 400,000 words x 50 dimensions (loaded once a folder, then cached).
     """
-    folder = glove_data_folder() if folder is None else checks.path(folder, "folder", "folder")
+    return _load_glove(glove_data_folder() if folder is None else checks.path(folder, "folder", "folder"))
+
+
+@lru_cache(maxsize=2)
+def _load_glove(folder: Path) -> WordVectors:
+    """:func:`load_glove` once its folder is checked: the cache sees one ``Path`` however the
+    folder was given (a list, unhashable, reached the cache before the check did)."""
     table_path = folder / TABLE_FILE
     if not table_path.is_file():
         raise FileNotFoundError(f"no GloVe table at {table_path}; reinstall `{GLOVE_PIP_NAME}`")

@@ -293,8 +293,11 @@ def test_a_path_is_a_str_or_any_path_like_and_its_users_share_the_rule(tmp_path)
             checks.path(bad, "folder", "folder")
     with pytest.raises(ValueError, match=r"^cpuinfo must be a file's path \(a str or a Path\), got 8$"):
         device.cpu_name(8)
-    with pytest.raises(ValueError, match=r"^folder must be a folder's path \(a str or a Path\), got 8$"):
-        glove.load_glove(8)
+    for bad in (8, [str(tmp_path)]):  # a list is unhashable: the check runs before the cache
+        with pytest.raises(ValueError, match=r"^folder must be a folder's path \(a str or a Path\), got "):
+            glove.load_glove(bad)
+    default = glove.load_glove()
+    assert glove.load_glove(str(glove.glove_data_folder())) is default  # one cache entry a folder
     # a path-like folder is read as a path: here it holds no table
     with pytest.raises(FileNotFoundError, match="no GloVe table at"):
         glove.load_glove(PathLike())
