@@ -233,11 +233,8 @@
         camera.eye = stepBack(camera.eye || {x: 1.25, y: 1.25, z: 1.25});  // plotly.js's own
         layout[key] = Object.assign({}, layout[key], {camera: camera});
         // Seven tick labels an axis, at a fixed size, ran into each other on the smaller view.
-        // An axis that writes no tick labels keeps plotly.js's own ticks: with four, plotly.js
-        // cut the lowest point of lesson 6's view in half, however far back the camera stood.
         ['xaxis', 'yaxis', 'zaxis'].forEach(function (axis) {
-          var own = layout[key][axis] || {};
-          if (own.showticklabels !== false) { layout[key][axis] = Object.assign({nticks: SCENE_TICKS}, own); }
+          layout[key][axis] = Object.assign({nticks: SCENE_TICKS}, layout[key][axis]);
         });
         // A slider that turns the view (plotting.turn_slider) moves the eye as far back.
         var name = key + '.camera.eye';

@@ -15,6 +15,7 @@ from embedding_course.figures.word_labels import (
     SLIDER_PLOT_AREAS,
     Label,
     axis_ranges,
+    padded_range,
     place_labels,
     record_plot_areas,
 )
@@ -184,9 +185,11 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
         # The coordinates of a projection have no unit: the axes keep their titles and grid (the
         # grid shows depth as the view turns) but no numbers, which would crowd the box's corners.
         # The camera's centre sits a little low, so the box fills the figure below the legend.
-        axis = dict(showticklabels=False)
-        figure.update_layout(scene=dict(xaxis=dict(axis, title=titles[0]), yaxis=dict(axis, title=titles[1]),
-                                        zaxis=dict(axis, title=titles[2]),
+        # plotly.js cuts what lies outside an axis's range at the box's faces, a marker too: with
+        # the range just around the points, a point on a face was drawn half cut at some turns.
+        axes = [dict(showticklabels=False, title=titles[i], range=padded_range(coords[:, i], pad=0.06),
+                     autorange=False) for i in range(3)]
+        figure.update_layout(scene=dict(xaxis=axes[0], yaxis=axes[1], zaxis=axes[2],
                                         camera=dict(eye=dict(x=1.45, y=1.45, z=0.77),
                                                     center=dict(x=0, y=0, z=-0.15))),
                              margin=dict(l=0, r=0))
