@@ -127,6 +127,14 @@ def test_position_explorer_slider_changes_the_figure():
         positional_figures.position_explorer_figure(max_len=5, d_model=8, positions=[7])
 
 
+def test_position_explorer_s_value_panels_leave_room_above_1_for_their_titles():
+    """A subplot's title sits on the top of its panel: with the axis ending at 1.05 the "1" tick
+    label came within 2 px of the similarity panel's title (1280 px). Both value panels end at
+    1.1 (the values reach 1: a vector's own cosine, and cos 0)."""
+    figure = positional_figures.position_explorer_figure(max_len=12, d_model=8)
+    assert list(figure.layout.yaxis2.range) == list(figure.layout.yaxis3.range) == [-1.1, 1.1]
+
+
 def test_one_position_is_the_same_drawing_without_a_slider():
     every = positional_figures.position_explorer_figure(max_len=12, d_model=8)
     one = positional_figures.position_explorer_figure(max_len=12, d_model=8, positions=[5])
