@@ -218,6 +218,19 @@ def test_explorer_draws_the_cosines_as_dots_on_stems_from_zero():
     assert chosen_b["x"][-1] == pytest.approx([0.2, 0.9]) and chosen_b["text"][-1] == ["0.20", "0.90"]
 
 
+def test_explorer_legend_draws_each_group_s_dot_larger_and_fuller_than_its_pale_points():
+    """The groups' points are small and pale behind the chosen word's stars; the legend's dots
+    are drawn at Plotly's constant size (12 px, not the points' 6), so each group's colour reads."""
+    coords = np.arange(6, dtype=float).reshape(3, 2)
+    neighbours = {"a": [("b", 0.9)], "b": [("a", 0.9)], "c": [("a", 0.5)]}
+    positions = {word: np.zeros((2, 2)) for word in "abc"}
+    figure = glove_figures.neighbour_explorer_figure(coords, list("abc"), list("ggh"), neighbours, positions)
+    groups = [trace for trace in figure.data if trace.showlegend is not False]
+    assert [trace.name for trace in groups] == ["g", "h"]
+    assert all(trace.marker.size < 12 and trace.marker.opacity < 1 for trace in groups)
+    assert figure.layout.legend.itemsizing == "constant"
+
+
 def test_explorer_figure_checks_its_inputs():
     coords = np.arange(4, dtype=float).reshape(2, 2)
     neighbours = {"a": [("b", 0.5)], "b": [("a", 0.5)]}

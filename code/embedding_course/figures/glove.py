@@ -363,7 +363,9 @@ def neighbour_explorer_figure(
         updatemenus=[dict(type="dropdown", name="word", buttons=buttons, active=words.index(start),
                           x=1.0, y=1.13, xanchor="right", yanchor="bottom", showactive=True,
                           bgcolor="white", bordercolor="#a0aec0")],
-        legend=dict(orientation="h", y=-0.12, font=dict(size=11)),
+        # The points are small and pale behind the chosen word's stars; the legend draws its
+        # dots at Plotly's constant size (12 px), not theirs (6 px), so each group's colour reads.
+        legend=dict(orientation="h", y=-0.12, font=dict(size=11), itemsizing="constant"),
         margin=dict(t=110, b=40),
     )
     figure.update_xaxes(range=ranges[0], zeroline=False, row=1, col=1,
