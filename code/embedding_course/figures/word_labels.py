@@ -55,9 +55,9 @@ LEADER_DIRECTIONS = 24  # evenly spread, from pointing right
 # What a place costs, in square pixels of label covered, summed over the plot areas:
 COVER_COST = 1000.0  # a label on another label at all: more than anything else but the plot's edge
 CROSS_COST = 500.0  # a leader through a label (or a label over a leader): the word can still be read
-LEADER_COST = 40.0  # a leader at all: more than a label over the edge of a marker
+LEADER_COST = 40.0  # a leader at all: more than a label over a sliver of a marker's edge
 LENGTH_COST = 2.0  # and per pixel of its length (averaged over the plot areas)
-MARKER_COST = 1.0  # a pixel of a marker under a label
+MARKER_COST = 3.0  # a pixel of a marker under a label: a word on a point reads as that point's
 LINE_COST = 6.0  # a pixel of a leader over a marker or through a label
 OUTSIDE_COST = 10.0  # a pixel of a label outside the plot (Plotly cuts it off there)
 LINE_STEP = 3.0  # px between the points at which a leader is tested
