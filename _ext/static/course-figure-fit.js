@@ -219,10 +219,12 @@
     if (layout.scene) {
       // plotly.js fits a 3-D view to the height of its box and writes its axes' text at a fixed
       // size: in a box taller than wide (lesson 6's, 342 x 480 px at 390) the view was cut at
-      // both sides, axis titles and all. On a phone the box is about square or lower (its
-      // height in steps of 40 px: the build lists each height it takes), and the camera steps
-      // back until the view is as wide, for the box's height, as on a wide screen.
-      var sceneHeight = Math.min(plotHeight, 40 * Math.floor(plotWidth / 40));
+      // both sides, axis titles and all. On a phone the box has the wide screen's shape, a
+      // little higher (its height rounded up to a step of 40 px: the build lists each height
+      // it takes; rounded down, a turned view's lowest axis title fell out of the box at
+      // 320 px), and the camera steps back until the view is as wide, for the box's height, as
+      // on a wide screen. A square box drew the same view with 40 px more empty above and below.
+      var sceneHeight = Math.min(plotHeight, 40 * Math.ceil(plotWidth / SCENE_ASPECT / 40));
       height += sceneHeight - plotHeight;
       plotHeight = sceneHeight;
       var back = SCENE_ASPECT * sceneHeight / plotWidth;

@@ -231,6 +231,18 @@ def test_explorer_legend_draws_each_group_s_dot_larger_and_fuller_than_its_pale_
     assert figure.layout.legend.itemsizing == "constant"
 
 
+@pytest.mark.parametrize("columns", [2, 3])
+def test_a_word_map_s_legend_draws_each_group_s_dot_at_a_constant_size(columns):
+    """A 3-D view's markers are size 5 and made 5 px legend dots; every map of groups draws its
+    legend's dots at Plotly's constant 12 px."""
+    coords = np.arange(4 * columns, dtype=float).reshape(4, columns) ** 1.5
+    figure = glove_figures.scatter_figure(coords, list("abcd"), list("gghh"))
+    assert figure.layout.legend.itemsizing == "constant"
+    snapshots = [np.eye(4)[:, :3] + step for step in range(2)]
+    slider = glove_figures.training_slider_figure(snapshots, [0, 1], list("abcd"), list("gghh"))
+    assert slider.layout.legend.itemsizing == "constant"
+
+
 def test_explorer_figure_checks_its_inputs():
     coords = np.arange(4, dtype=float).reshape(2, 2)
     neighbours = {"a": [("b", 0.5)], "b": [("a", 0.5)]}

@@ -26,6 +26,8 @@ from embedding_course.projection import PCA
 # marker's (and its leader's). 10 px words in the group colours read at 2.9-3.5:1 on the page,
 # below the 4.5:1 that small text needs, in light mode and in dark.
 WORDS = dict(size=10)
+# A group's legend dot: Plotly's constant size (12 px), not its points' (5-8 px, some pale)
+GROUP_LEGEND_SIZING = "constant"
 
 
 def group_colours(groups: Sequence[str], keep: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -181,6 +183,8 @@ def scatter_figure(coords, words: Sequence[str], groups: Sequence[str], *, pca: 
               for i in range(coords.shape[1])]
     plotting.style(figure, title=title, height=height)
     plotting.legend_above(figure)
+    # (a 3-D view's size-5 markers made 5 px legend dots, too small to tell a colour by)
+    figure.update_layout(legend_itemsizing=GROUP_LEGEND_SIZING)
     if coords.shape[1] == 3:
         # The coordinates of a projection have no unit: the axes keep their titles and grid (the
         # grid shows depth as the view turns) but no numbers, which would crowd the box's corners.
@@ -235,6 +239,7 @@ def training_slider_figure(snapshots: Sequence, steps: Sequence[int], words: Seq
     figure = plotting.slider_figure(states, [str(s) for s in steps], slider_title="training step",
                                     titles=titles, active=len(states) - 1, height=height)
     plotting.legend_above(figure)
+    figure.update_layout(legend_itemsizing=GROUP_LEGEND_SIZING)
     figure.update_xaxes(range=ranges[0], autorange=False, zeroline=False,
                         title_text=f"PC1 of the final step ({100 * pca.explained_variance_ratio[0]:.0f}%)")
     figure.update_yaxes(range=ranges[1], autorange=False, zeroline=False,
@@ -365,7 +370,7 @@ def neighbour_explorer_figure(
                           bgcolor="white", bordercolor="#a0aec0")],
         # The points are small and pale behind the chosen word's stars; the legend draws its
         # dots at Plotly's constant size (12 px), not theirs (6 px), so each group's colour reads.
-        legend=dict(orientation="h", y=-0.12, font=dict(size=11), itemsizing="constant"),
+        legend=dict(orientation="h", y=-0.12, font=dict(size=11), itemsizing=GROUP_LEGEND_SIZING),
         margin=dict(t=110, b=40),
     )
     figure.update_xaxes(range=ranges[0], zeroline=False, row=1, col=1,
