@@ -5,23 +5,12 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedding_course import SEED, attention_order, pipeline
+from embedding_course import attention_order, pipeline
 from embedding_course.tokens import WordVocabulary
 
+from .toy_model import make_model
+
 FAST = settings(max_examples=25, deadline=None)
-CORPUS = ["the dog bites the man", "the cat sat on the mat", "a man saw a dog"]
-
-
-@pytest.fixture
-def vocab() -> WordVocabulary:
-    return WordVocabulary.from_texts(CORPUS)
-
-
-def make_model(vocab, **options) -> pipeline.InputEmbedding:
-    torch.manual_seed(SEED)
-    settings_ = dict(d_model=16, max_len=12, padding_idx=vocab.pad_id, init_std=16 ** -0.5)
-    settings_.update(options)
-    return pipeline.InputEmbedding(len(vocab), **settings_).to("cpu")
 
 
 def test_without_positions_scores_are_only_permuted(vocab):

@@ -17,20 +17,7 @@ from embedding_course.figures import positional as positional_figures
 from embedding_course.figures import sinusoidal_variants as variant_figures
 from embedding_course.tokens import WordVocabulary
 
-CORPUS = ["the dog bites the man", "the cat sat on the mat", "a man saw a dog"]
-
-
-@pytest.fixture
-def vocab() -> WordVocabulary:
-    return WordVocabulary.from_texts(CORPUS)
-
-
-def make_model(vocab, **options) -> pipeline.InputEmbedding:
-    torch.manual_seed(SEED)
-    settings_ = dict(d_model=16, max_len=12, padding_idx=vocab.pad_id, init_std=16 ** -0.5)
-    settings_.update(options)
-    return pipeline.InputEmbedding(len(vocab), **settings_).to("cpu")
-
+from .toy_model import make_model, toy_vocabulary
 
 # ---------------------------------------------------------------- lesson 5: pipeline
 
@@ -341,7 +328,7 @@ def _lesson_figures(vocab) -> dict:
     }
 
 
-@pytest.mark.parametrize("name", list(_lesson_figures(WordVocabulary.from_texts(CORPUS))))
+@pytest.mark.parametrize("name", list(_lesson_figures(toy_vocabulary())))
 def test_lesson_figures_read_whole_on_a_desktop_and_on_a_phone(vocab, name):
     from .figure_checks import assert_lesson_figure_reads_whole
 
