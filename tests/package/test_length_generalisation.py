@@ -247,6 +247,60 @@ def test_the_table_says_no_prediction_for_a_learned_table_that_fit_and_did_not_l
     assert np.isnan(results.shown_curves("first_token", "none")[1, 4:]).all()
 
 
+
+def _two_scheme_results():
+    """Results without training: the learned table fits both tasks and stops at L = 4 (no row
+    for longer inputs); NoPE learns with seed 0 only (seed 1 stops at L, "did not learn")."""
+    settings = experiment.RunSettings(train_len=4, seeds=(0, 1), schemes=("none", "learned"),
+                                      tasks=("first_token", "marked_token"))
+    fit, unfit = np.r_[[1.0] * 4, [np.nan] * 12], np.r_[[0.5] * 4, [0.4] * 12]
+    accuracy = {}
+    for task in settings.tasks:
+        accuracy.update({(task, "learned", 0): fit, (task, "learned", 1): fit,
+                         (task, "none", 0): np.r_[[1.0] * 4, [0.9] * 12], (task, "none", 1): unfit})
+    return experiment.Results(settings, accuracy=accuracy)
+
+
+def test_a_line_that_stops_is_drawn_over_the_others_and_says_why():
+    """At the training lengths the learned table's line lay at accuracy 1 under RoPE's and the
+    sinusoidal one's, unseen (Figs 7.1, 7.2): a line that stops at L is drawn over the lines that
+    go on, in the static figures and in the explorer, whose legend now says why it stops, as the
+    static figures' legends do, for every seed's view."""
+    results = _two_scheme_results()
+    lines = {line.get_label(): line for line in figures.accuracy_figure(results, "first_token").axes[0].lines}
+    stops, goes_on = lines["learned table (stops at 4)"], lines["none (NoPE) (1 of 2 seeds learned)"]
+    assert stops.get_zorder() > goes_on.get_zorder()
+    explorer = figures.explorer_figure(results)
+    steps = explorer.layout.sliders[0].steps
+    for step, label in enumerate(step.label for step in steps):
+        shown = [trace for trace, visible in zip(explorer.data, steps[step].args[0]["visible"], strict=True)
+                 if visible and trace.showlegend is not False]
+        names = {trace.name: trace.zorder for trace in shown}
+        assert names["learned table (stops at 4)"] == 1, label
+        none = {"all seeds": "none (NoPE) (1 of 2 seeds learned)", "seed 0": "none (NoPE)",
+                "seed 1": "none (NoPE) (did not learn)"}[label.split(", ")[1]]
+        assert names[none] == (1 if label.endswith("seed 1") else 0), label
+    assert figures.scheme_label(results, "first_token", "none", seed=1) == "none (NoPE) (did not learn)"
+    with pytest.raises(ValueError, match="seed"):
+        figures.scheme_label(results, "first_token", "none", seed=7)
+
+
+def test_the_explorer_marks_chance_in_every_view_of_a_task_that_has_one():
+    """The page says "compare with chance (the dotted line)": the explorer draws it too, named
+    in its legend, in every view of the tasks whose answer is an ordinary token."""
+    explorer = figures.explorer_figure(_two_scheme_results())
+    steps = explorer.layout.sliders[0].steps
+    for step in steps:
+        visible = step.args[0]["visible"]
+        shown = [trace for trace, seen in zip(explorer.data, visible, strict=True) if seen]
+        chance = [trace for trace in shown if (trace.name or "").startswith("chance")]
+        if step.label.startswith("first token"):
+            assert [(trace.name, list(trace.y), trace.line.dash) for trace in chance] == [
+                ("chance (0.125)", [0.125, 0.125], "dot")], step.label
+        else:
+            assert chance == [], step.label
+
+
 # ---------------------------------------------------------------- the live form
 
 def test_live_form_trains_nothing_until_asked_then_runs_the_chosen_settings(monkeypatch):

@@ -11,7 +11,7 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
-from embedding_course import plotting, rounding
+from embedding_course import checks, plotting, rounding
 from embedding_course.length_generalisation import FIT_ACCURACY, TASK_NAMES, Results, chance_level
 from embedding_course.tables import markdown_table
 from embedding_course.tiny_transformer import SCHEME_NAMES, SCHEMES
@@ -72,12 +72,9 @@ def accuracy_figure(results: Results, task: str, size: tuple[float, float] = (6.
         curves = results.shown_curves(task, scheme)  # (seeds, lengths), NaN past L unless learned
         colour = scheme_colour(scheme)
         mean, low, high = seed_summary(curves)
-        label = SCHEME_NAMES[scheme] + _learned_note(results, task, scheme)
-        if not label.endswith(")") and np.isnan(curves[:, -1]).all():
-            label += f" (stops at {int(np.nanmax(np.where(np.isnan(curves[0]), np.nan, lengths)))})"
         axes.fill_between(lengths, low, high, color=colour, alpha=0.18, linewidth=0)
-        axes.plot(lengths, mean, color=colour, label=label, linewidth=1.8,
-                  linestyle=_MATPLOTLIB_DASHES[SCHEME_DASHES[scheme]])
+        axes.plot(lengths, mean, color=colour, label=scheme_label(results, task, scheme), linewidth=1.8,
+                  linestyle=_MATPLOTLIB_DASHES[SCHEME_DASHES[scheme]], zorder=_line_order(curves))
     chance = chance_level(task)
     if chance is not None:  # dotted, named in the legend: a note in the panel ran into the lines on a phone
         axes.axhline(chance, color="0.35", linestyle=":", linewidth=1, label=f"chance ({chance:.3f})")
@@ -98,6 +95,28 @@ def _learned_note(results: Results, task: str, scheme: str) -> str:
     if learned == seeds:
         return ""
     return f" ({DID_NOT_LEARN})" if learned == 0 else f" ({learned} of {seeds} seeds learned)"
+
+
+def scheme_label(results: Results, task: str, scheme: str, seed: int | None = None) -> str:
+    """A scheme's legend entry for one task: its name, and whether its models (every seed's, or
+    ``seed``'s alone) learned the task, or else, if its line stops, where: "learned table (stops at 8)"."""
+    curves = results.shown_curves(task, scheme)  # (seeds, lengths)
+    if seed is None:
+        note = _learned_note(results, task, scheme)
+    else:
+        seed = checks.one_of(seed, "seed", results.settings.seeds)
+        curves = curves[[results.settings.seeds.index(seed)]]  # (1, lengths)
+        note = "" if results.fits(task, scheme, seed) else f" ({DID_NOT_LEARN})"
+    if not note and np.isnan(curves[:, -1]).all():
+        note = f" (stops at {int(results.lengths[~np.isnan(curves[0])].max())})"
+    return SCHEME_NAMES[scheme] + note
+
+
+def _line_order(curves: np.ndarray) -> float:
+    """A line's matplotlib z-order: a line that stops at the training length (its models did not
+    learn the task, or cannot read longer inputs) over the others, which there often lie at the
+    same accuracy (the learned table's line lay hidden under RoPE's and the sinusoidal one's)."""
+    return 2.5 if np.isnan(curves[:, -1]).all() else 2.0
 
 
 def learning_figure(results: Results, task: str, size: tuple[float, float] = (6.4, 4.2)) -> Figure:
@@ -146,6 +165,17 @@ def _transparent(colour: str, alpha: float = 0.2) -> str:
     return f"rgba({red},{green},{blue},{alpha})"
 
 
+def _chance_trace(task: str, lengths: np.ndarray):
+    """The task's chance level as a dotted line across the plot, named in the legend; an empty
+    trace for a task without one (each state of the explorer has as many traces)."""
+    chance = chance_level(task)
+    if chance is None:
+        return plotting.go.Scatter(x=[], y=[], mode="lines", showlegend=False, hoverinfo="skip")
+    return plotting.go.Scatter(x=[0.5, lengths[-1] + 0.5], y=[chance, chance], mode="lines",
+                               name=f"chance ({chance:.3f})", hoverinfo="skip",
+                               line=dict(color="rgb(110,110,110)", dash="dot", width=1))
+
+
 def explorer_figure(results: Results) -> plotting.go.Figure:
     """A Plotly slider over every task, and over "all seeds" or each single seed.
 
@@ -166,10 +196,15 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
                     line = low = high = curves[seeds.index(view)]
                 colour = scheme_colour(scheme)
                 traces.append(_band_trace(lengths, low, high, colour, SCHEME_NAMES[scheme]))
+                # a line that stops at the training length is drawn over the others (zorder), as
+                # on the static figures, and says why it stops, as their legends do
                 traces.append(plotting.go.Scatter(
-                    x=lengths, y=line.astype(np.float32), mode="lines", name=SCHEME_NAMES[scheme],
+                    x=lengths, y=line.astype(np.float32), mode="lines",
+                    name=scheme_label(results, task, scheme, None if view == "all" else view),
                     line=dict(color=colour, width=2, dash=SCHEME_DASHES[scheme]),
+                    zorder=1 if np.isnan(line[-1]) else 0,
                     hovertemplate=f"{SCHEME_NAMES[scheme]}<br>length %{{x}}: %{{y:.2f}}<extra></extra>"))
+            traces.append(_chance_trace(task, lengths))
             states.append(traces)
             short = task.replace("_", " ")
             labels.append(f"{short}, all seeds" if view == "all" else f"{short}, seed {view}")
@@ -187,7 +222,7 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
                           text=f" training length {train_len}", showarrow=False, xanchor="left",
                           yanchor="bottom", font=dict(size=11))],
     )
-    plotting.legend_above(figure)
+    plotting.legend_above(figure, top_margin=140)  # three rows: the schemes' notes and chance
     figure.update_xaxes(title_text="test length (tokens)", range=[0.5, lengths[-1] + 0.5])
     figure.update_yaxes(title_text="accuracy", range=[-0.02, 1.02])
     return figure
