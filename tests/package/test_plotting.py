@@ -77,6 +77,22 @@ def test_figure_png_keeps_every_colour_of_a_colour_scale_close():
     assert np.abs(exact - kept).sum(axis=-1).max() <= 24  # of 3 x 255: no pixel changes hue
 
 
+def test_figure_png_keeps_a_large_flat_area_s_own_colour():
+    """Lesson 7's shaded training region (grey 0.92, a fifth of the image) came out
+    (233, 242, 238), green-grey, when the palette was chosen to cover every colour drawn."""
+    from PIL import Image
+
+    lines = {f"line {i}": np.sin(np.arange(30) / (i + 2)) for i in range(5)}
+    figure = plotting.line_plot(list(range(30)), lines, size=(6.4, 4.6))
+    axes = figure.axes[0]
+    axes.axvspan(0, 8, color="0.92", zorder=0)
+    for i in range(5):
+        axes.fill_between(range(30), -0.2 - 0.1 * i, 0.2 + 0.1 * i, color=plotting.PALETTE[i], alpha=0.18)
+    kept = np.asarray(Image.open(io.BytesIO(plotting.figure_png(figure, 2))).convert("RGB"), dtype=int)
+    grey = round(0.92 * 255)
+    assert (kept == grey).all(axis=-1).sum() > 0.05 * kept.shape[0] * kept.shape[1]
+
+
 def test_figure_png_draws_at_a_higher_density_on_request():
     from PIL import Image
 
