@@ -346,6 +346,9 @@ def test_fig_8_5_scales_only_the_extrapolated_score_on_a_desktop_and_on_a_phone(
     for drawing in (figure, plotting.narrow_figure(figure)):
         extrapolated, interpolated = drawing.axes[:2]
         assert "× $10^{" in extrapolated.get_ylabel() and interpolated.get_ylabel() == "fitted score"
+        # the dashed line where the fit's positions end is named (it had no legend entry)
+        assert [text.get_text() for text in extrapolated.get_legend().get_texts()] == [
+            "last fitted position (2,048)"]
 
 
 WRITTEN_IN_CELLS = ["lesson 2, similarity", "lesson 4, rotation block", "lesson 5, tokens", "lesson 5, order",

@@ -101,7 +101,9 @@ def test_fitted_score_explodes_outside_and_stays_bounded_inside():
     fit = rope_scaling.fitted_score()
     assert fit["inside_max"] < 2
     rounding.outward_ends([fit["inside_max"]], within=(0, float("inf")))  # quoted as "within"
-    assert fit["outside_max"] > 1000 * fit["inside_max"]
+    # lesson 8: "more than a billion times larger" (4.4e9 here; OPENBLAS_CORETYPE set to Prescott,
+    # Nehalem, Sandybridge, Haswell or Zen moves it by 0.2 % at most)
+    assert fit["outside_max"] > 1e9 * fit["inside_max"]
 
 
 @pytest.mark.retrains  # drawn from lesson 8's extension models, trained again

@@ -132,7 +132,8 @@ def interpolation_figure(fit: dict) -> Figure:
     exponent = int(np.floor(np.log10(np.abs(fit["far_score"]).max())))
     left.plot(fit["far"], np.asarray(fit["far_score"]) / 10.0**exponent, color=plotting.PALETTE[0],
               linewidth=0.8)
-    left.axvline(length, color="grey", linestyle="--", linewidth=1)
+    left.axvline(length, color="grey", linestyle="--", linewidth=1,
+                 label=f"last fitted position ({length:,})")
     left.set_title(f"Extrapolation: positions 0..{fit['far'][-1]:.0f}")
     left.set_xlabel("position")
     left.set_ylabel(f"fitted score (× $10^{{{exponent}}}$)" if exponent else "fitted score")
@@ -141,7 +142,8 @@ def interpolation_figure(fit: dict) -> Figure:
     right.set_title(f"Interpolation: steps of 0.1 in 0..{length}")
     right.set_xlabel("position")
     right.set_ylabel("fitted score")  # its own: stacked on a phone, it would take the left one's (× 10⁹)
-    right.legend(frameon=False, loc="upper right", bbox_to_anchor=(1, -0.17))  # below: out of the data
+    for axes in (left, right):  # below each panel: out of the data
+        axes.legend(frameon=False, loc="upper right", bbox_to_anchor=(1, -0.17))
     for axes in (left, right):
         axes.grid(alpha=0.3)
     return figure
