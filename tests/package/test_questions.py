@@ -330,7 +330,7 @@ LESSON_FIGURES = {  # lesson 9's static figures, with its arguments and numbers 
         [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 510, 511], np.array([0.73] + [1.0] * 12),
         np.array([2.36, 0.5, 0.45, 0.44, 0.45, 0.44, 0.41, 0.47, 0.48, 0.49, 0.5, 0.85, 0.97])),
     "base similarity": lambda: figures.base_similarity_figure([100, 10_000, 500_000], 512, 2048),
-    "rotation": lambda: figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 7, 20)),
+    "rotation": lambda: figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 10, 20)),
     "padding": lambda: figures.padding_figure(
         ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"],
         np.array([0.46, 0.86, 0.96, 0.96, 0.89, 0.87, 0.95, 0.89]), np.ones(8)),
@@ -379,12 +379,28 @@ def test_exercises_accept_the_worked_answers_and_name_the_mistakes(tables):
     assert "off by one" in str(ex.check_padded_positions([0, 0, 0, 1, 2, 3, 4]))
 
 
+def test_rotation_figure_s_arrows_end_clear_of_the_other_positions_dots():
+    """Lesson 9's rotation figure: in each pair's panel an arrow that ends on another position's
+    dot reads as a chain from one to the other (at positions 0, 7 and 20, pair 24's arrow from 20
+    ended on the dot of 7). Every arrow's end is a tenth of the radius or more from every dot
+    but its own start's."""
+    figure = figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 10, 20))
+    for axes in figure.axes:
+        dots = [np.array([line.get_xdata()[0], line.get_ydata()[0]]) for line in axes.lines
+                if line.get_marker() == "o"]
+        ends = [np.array(arrow.xy) for arrow in axes.texts]  # the arrows, in the dots' order
+        assert len(dots) == len(ends) == 3
+        for index, end in enumerate(ends):
+            others = [dot for other, dot in enumerate(dots) if other != index]
+            assert min(np.linalg.norm(end - dot) for dot in others) > 0.1, axes.get_title()
+
+
 def test_rotation_figure_legend_reads_whole_wide_and_on_a_phone():
     from embedding_course.plotting import narrow_figure
 
     from .figure_checks import assert_legends_read_whole
 
-    wide = figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 7, 20))
+    wide = figures.rotation_figure(512, pairs=(0, 24), offset=2, positions=(0, 10, 20))
     assert_legends_read_whole(wide)
     assert_legends_read_whole(narrow_figure(wide))
 
