@@ -259,6 +259,12 @@
     var value = document.createElement('output');
     value.htmlFor = input.id;
     value.setAttribute('aria-hidden', 'true');  // the slider's value text says the same
+    // As wide as the longest step's label, so that the slider keeps its length as its value
+    // changes (lesson 7's "all seeds" and "marked token" moved its end by 46 px)
+    var longest = steps.reduce(function (most, step, position) {
+      return Math.max(most, plainText(step.label || String(position)).length);
+    }, 0);
+    value.style.minWidth = 'max(3rem, ' + longest + 'ch)';
     row.appendChild(text);
     row.appendChild(input);
     row.appendChild(value);

@@ -168,6 +168,7 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
             : null""")
         start = int(control.input_value())
         state = figure.evaluate(FIGURE_STATE)
+        width = control.evaluate("e => e.getBoundingClientRect().width")
         step_key = ("ArrowDown" if start < count - 1 else "ArrowUp") if kind == "select" else (
             "ArrowRight" if start < count - 1 else "ArrowLeft")
         for key, target in ((step_key, start + 1 if start < count - 1 else start - 1),
@@ -187,6 +188,11 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
                 f"{docname}: '{label}' {key}: the live region says {said!r}")
             if names is not None:
                 assert names[target] in said
+            # the slider keeps its length: its value, beside it, is as wide as the longest
+            # (lesson 7's grew and shrank by up to 46 px with "all seeds" and "marked token")
+            new_width = control.evaluate("e => e.getBoundingClientRect().width")
+            assert abs(new_width - width) <= 1, (
+                f"{docname}: '{label}' {key} changed the control's width: {width:.0f} -> {new_width:.0f} px")
             state = new_state
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     hidden = page.evaluate("""() => [...document.querySelectorAll('.slider-container, .updatemenu-container')]
