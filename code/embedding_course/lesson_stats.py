@@ -50,3 +50,11 @@ def reading_minutes(words: int, words_per_minute: float = 200) -> float:
     """Minutes to read ``words`` at ``words_per_minute``."""
     words = checks.whole(words, "words", minimum=0)
     return words / checks.positive(words_per_minute, "words_per_minute")
+
+
+def column_total(values) -> int:
+    """The total of a column of a table that shows each value rounded to a whole number: the sum
+    of the numbers shown, so that a reader who adds up the column finds it (the sum of the
+    unrounded values can differ by a few: 107 minutes against a column of 106)."""
+    values = checks.many(values, "values", "value", checks.non_negative)
+    return sum(round(value) for value in values)

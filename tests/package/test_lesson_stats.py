@@ -70,3 +70,13 @@ def test_every_lesson_has_hundreds_of_words():
     lessons = sorted((Path(__file__).resolve().parents[2] / "book" / "lessons").glob("*.md"))
     assert len(lessons) >= 9  # lessons 1-9
     assert all(lesson_stats.prose_words(page.read_text()) > 500 for page in lessons)
+
+
+def test_a_column_s_total_is_the_sum_of_the_numbers_it_shows():
+    """The instructors' page said "107 minutes in all" under a column of whole minutes that adds
+    up to 106 (the sum of the unrounded minutes): the total is that of the numbers shown."""
+    minutes = [10.4, 12.4, 9.4, 11.6]  # shown as 10, 12, 9, 12
+    assert round(sum(minutes)) == 44 and lesson_stats.column_total(minutes) == 43
+    assert lesson_stats.column_total([0.5, 1.5, 2.5]) == int(sum(float(f"{m:.0f}") for m in (0.5, 1.5, 2.5)))
+    with pytest.raises(ValueError, match="values"):
+        lesson_stats.column_total(3)
