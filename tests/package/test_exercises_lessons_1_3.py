@@ -66,7 +66,11 @@ def test_closest_cities_checker():
     assert token_exercises.check_closest_cities([second, first, gap])
     assert "another pair is closer" in text_of(token_exercises.check_closest_cities(("Lisbon", "Athens", 4)))
     wrong_gap = token_exercises.check_closest_cities((first, second, gap + 1))
-    assert not wrong_gap and f"not {gap + 1}" in text_of(wrong_gap)
+    assert not wrong_gap and f"{gap + 1} is not the ID gap" in text_of(wrong_gap)
+    # a wrong pair with its own gap gives nothing away: neither the right pair nor its IDs
+    other_pair = next((a, b, own) for a, b, own, _ in ids.city_pairs() if not {a, b} & {first, second})
+    feedback = text_of(token_exercises.check_closest_cities(other_pair))
+    assert "another pair is closer" in feedback and first not in feedback and second not in feedback
     assert "is text, not a number" in text_of(token_exercises.check_closest_cities((first, second, "3")))
     assert "unknown city 'Oslo'" in text_of(token_exercises.check_closest_cities(("Oslo", "Rome", 1)))
     two_things = token_exercises.check_closest_cities(("Paris", "Rome"))

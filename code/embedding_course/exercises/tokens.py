@@ -70,8 +70,9 @@ def closest_cities_exercise() -> Exercise:
             ("ID gap", Number(expected=gap, tolerance=0, whole=True, mistakes=(
                 Mistake(round(km), "that is their distance in km; give the difference of their IDs.",
                         tolerance=1),),
-                otherwise=f"the ID gap of {first} and {second} is |{ids.city_id(first)} - "
-                          f"{ids.city_id(second)}|, not {{got}}.")),
+                # names no pair and no ID: a wrong gap beside a wrong pair gave the answer away
+                otherwise="{got} is not the ID gap of the two closest cities: once you have them, "
+                          "subtract one's ID from the other's (ids.city_id).")),
         )),
         hint="ids.city_pairs() lists (a, b, id_gap, km) for every pair; take the pair with the smallest "
              "km and read off its id_gap.",
