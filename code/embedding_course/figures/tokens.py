@@ -139,7 +139,7 @@ def token_neighbours_figure(words: Sequence[str] = EXPLORER_WORDS, span: int = 4
         buttons.append(dict(method="update", label=word, args=[data, {"title.text": title(index)}, [0, 1]]))
     plotting.style(figure, title=title(active), height=460)
     figure.update_layout(
-        updatemenus=[dict(type="dropdown", name="token", buttons=buttons, active=active, x=1.0, y=1.2,
+        updatemenus=[dict(type="dropdown", name="token", buttons=buttons, active=active, x=1.0, y=1.13,
                           xanchor="right", yanchor="bottom", direction="down", showactive=True)],
         margin=dict(t=110, l=130),
     )
