@@ -191,19 +191,54 @@
     return single ? gd.querySelector('.updatemenu-header-group') : null;
   }
 
+  // The closed dropdowns of a chart's several menus (and no slider), in the menus' order, or null.
+  function dropdownRow(gd) {
+    var menus = (gd.layout && gd.layout.updatemenus) || [];
+    var sliders = (gd.layout && gd.layout.sliders) || [];
+    var headers = gd.querySelectorAll('.updatemenu-header-group');
+    var dropdowns = menus.every(function (menu) { return (menu.type || 'dropdown') === 'dropdown'; });
+    return menus.length > 1 && dropdowns && !sliders.length && headers.length === menus.length
+      ? [].slice.call(headers) : null;
+  }
+
   // While the controls have the focus they take the place of Plotly's own. Over a slider's band:
   // they start where it starts and take at least the room they had below the chart, so nothing
   // below moves unless they are taller. Over a lone dropdown: laid on it, right edges together
-  // (the chart's output holds them: course-explorer-keys.css). Otherwise below the chart. Back
-  // below the chart, hidden, when the focus leaves them.
+  // (the chart's output holds them: course-explorer-keys.css). Over several dropdowns (lesson 3's
+  // five, one per position): each menu laid on its own, its label read but not shown (the chart
+  // writes it above); below the chart, five menus and their labels made the page below jump by
+  // 115 px (187 on a phone). Otherwise below the chart. Back below the chart, hidden, when the
+  // focus leaves them.
   function coverPlotlyControls(gd, panel) {
-    var properties = ['position', 'top', 'right', 'marginTop', 'marginBottom', 'minHeight'];
+    var properties = ['position', 'top', 'left', 'right', 'marginTop', 'marginBottom', 'minHeight'];
     function place(style) {
       properties.forEach(function (name) { panel.style[name] = style[name] || ''; });
     }
+    var rows = panel.getElementsByClassName('course-explorer-control');
+    function layOnMenus(headers) {
+      var holder = panel.parentNode.getBoundingClientRect();
+      place({position: 'absolute', top: '0', left: '0', marginTop: '0', marginBottom: '0'});
+      headers.forEach(function (header, index) {
+        var box = header.getBoundingClientRect(), row = rows[index];
+        row.classList.add('course-on-menu');
+        row.style.top = box.top - holder.top + 'px';
+        row.style.left = box.left - holder.left + 'px';
+        row.style.width = box.width + 'px';
+        row.style.height = box.height + 'px';
+      });
+    }
+    function unlay() {
+      [].forEach.call(rows, function (row) {
+        row.classList.remove('course-on-menu');
+        ['top', 'left', 'width', 'height'].forEach(function (name) { row.style[name] = ''; });
+      });
+    }
     panel.addEventListener('focusin', function (event) {
       var dropdown = loneDropdown(gd);
-      if (dropdown) {
+      var headers = dropdownRow(gd);
+      if (headers) {
+        layOnMenus(headers);
+      } else if (dropdown) {
         var holder = panel.parentNode.getBoundingClientRect();
         var box = dropdown.getBoundingClientRect();
         place({position: 'absolute', top: box.top - holder.top + 'px', right: holder.right - box.right + 'px',
@@ -221,7 +256,7 @@
       event.target.scrollIntoView({block: 'nearest'});
     });
     panel.addEventListener('focusout', function (event) {
-      if (!panel.contains(event.relatedTarget)) { place({}); }
+      if (!panel.contains(event.relatedTarget)) { place({}); unlay(); }
     });
   }
 

@@ -81,6 +81,9 @@ CAPTION_OFFSET = """gd => { const figure = gd.closest('figure');
 PLOT_INDEX = "gd => [...document.querySelectorAll('.course-plot')].indexOf(gd)"
 # A chart with one control: a slider, or a dropdown menu (its keyboard twin takes its place).
 ONE_CONTROL = "gd => gd.parentNode.querySelectorAll('.course-explorer-control').length === 1"
+# Several dropdown menus and no slider (lesson 3's token picker): each control lies on its menu
+DROPDOWN_ROW = """gd => (gd.layout.updatemenus || []).length > 1 && !(gd.layout.sliders || []).length
+    && gd.layout.updatemenus.every(menu => (menu.type || 'dropdown') === 'dropdown')"""
 # While a keyboard control has the focus: how many of Plotly's own controls still show, where the
 # control is, and where the chart's slider band begins.
 ON_SCREEN = """(gd, control) => {
@@ -92,7 +95,10 @@ ON_SCREEN = """(gd, control) => {
             plotly_drawn: own.length, width: box.width, top: box.top, bottom: box.bottom, right: box.right,
             chart_bottom: chart.bottom, slider_top: sliders.length ? Math.min(...sliders) : null,
             menu: menus.length === 1 && !sliders.length ? {top: menus[0].top, bottom: menus[0].bottom,
-                                                         right: menus[0].right} : null};
+                                                         right: menus[0].right} : null,
+            menus: sliders.length ? [] : menus.map(m => ({top: m.top, bottom: m.bottom, left: m.left,
+                                                           right: m.right})),
+            left: box.left};
 }"""
 
 
@@ -112,6 +118,10 @@ def _one_control_on_screen(docname: str, label: str, figure, control) -> None:
             f"{docname}: '{label}' is not where Plotly's dropdown was: {seen}")
         assert abs(seen["right"] - seen["menu"]["right"]) <= 4, (
             f"{docname}: '{label}' is not where Plotly's dropdown was: {seen}")
+    if len(seen["menus"]) > 1:  # several dropdowns: the control lies on one of them, edge to edge
+        assert any(abs(seen["left"] - menu["left"]) <= 4 and abs(seen["right"] - menu["right"]) <= 4
+                   and abs(seen["top"] - menu["top"]) <= 4 for menu in seen["menus"]), (
+            f"{docname}: '{label}' lies on none of Plotly's dropdowns: {seen}")
 
 
 # The chart's title as words, as the explorer's announcement reads it (<br> a space)
@@ -154,7 +164,7 @@ def test_every_explorer_moves_with_the_keyboard_alone(page_visit):
                                  "//*[@aria-live='polite']")
         tabs_left = _tab_to(page, control, tabs_left)
         _one_control_on_screen(docname, label, figure, control)
-        one_control = figure.evaluate(ONE_CONTROL)
+        one_control = figure.evaluate(ONE_CONTROL) or figure.evaluate(DROPDOWN_ROW)
         if one_control:  # it lies where Plotly's own was: nothing below moves
             before = captions[figure.evaluate(PLOT_INDEX)]
             moved = figure.evaluate(CAPTION_OFFSET)
