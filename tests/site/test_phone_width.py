@@ -123,6 +123,52 @@ def test_a_wide_formula_focused_by_the_keyboard_shows_its_focus_ring_on_all_four
     result.page.context.close()
 
 
+@pytest.mark.parametrize("docname", ["book/lessons/02_one_hot", "book/lessons/05_combined_pipeline"])
+def test_a_slider_focused_by_the_keyboard_shows_its_focus_ring_on_all_four_sides(browser, site_url, docname):
+    """A slider as wide as the column at 390 px (Figs 2.2 and 5.1): its ring, drawn outside it,
+    was cut at the sides by the output's box, which scrolls (overflow: auto)."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE)
+    page = result.page
+    page.keyboard.press("Tab")  # the keyboard is in use (a focus shows its ring); every figure draws
+    sliders = page.locator(".course-explorer-control input[type=range]")
+    sliders.first.wait_for(state="attached", timeout=30_000)
+    for index in range(sliders.count()):
+        slider = sliders.nth(index)
+        slider.focus()
+        assert slider.evaluate("box => box === document.activeElement && box.matches(':focus-visible')")
+        assert slider.evaluate(RING_CUT_BY) == [], f"{docname}: slider {index}"
+    result.page.context.close()
+
+
+FADE = "box => getComputedStyle(box).getPropertyValue('--course-table-fade')"
+
+
+def test_a_table_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(browser, site_url):
+    """At 390 px lesson 2's memory table shows four of its six columns, cut at a column's edge:
+    it looked whole. Its right edge fades while there is more to scroll to, and not at its end;
+    a table that fits does not fade. Focused, it shows its ring, cut by nothing."""
+    result = visit(browser, f"{site_url}/book/lessons/02_one_hot.html", site_url, viewport=PHONE)
+    page = result.page
+    boxes = page.locator("article .pst-scrollable-table-container")
+    wide = [boxes.nth(i) for i in range(boxes.count())
+            if boxes.nth(i).evaluate("box => box.scrollWidth > box.clientWidth + 1")]
+    assert wide, "lesson 2 has a table wider than a phone"
+    box = wide[0]
+    box.scroll_into_view_if_needed()
+    assert box.evaluate(FADE) == "40px"
+    box.evaluate("box => new Promise(done => { box.scrollLeft = box.scrollWidth; "
+                 "requestAnimationFrame(() => requestAnimationFrame(done)); })")
+    assert box.evaluate(FADE) == "0px"
+    page.keyboard.press("Tab")
+    box.focus()
+    assert box.evaluate("box => box.matches(':focus-visible')") and box.evaluate(RING_CUT_BY) == []
+    fits = page.evaluate("""() => [...document.querySelectorAll('article .pst-scrollable-table-container')]
+        .filter(box => box.scrollWidth <= box.clientWidth).map(box => getComputedStyle(box)
+        .getPropertyValue('--course-table-fade'))""")
+    assert set(fits) <= {"0px"}, fits
+    result.page.context.close()
+
+
 # Every table wider than its box, scrolled to its far end: for each row, the problems with its
 # first cell (what the row is), which the reader should still see whole, on an opaque colour,
 # with no other cell over it.
