@@ -138,6 +138,9 @@ def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
     return copy
 
 
+STACKED_GAP = 0.15  # inches between the panels a phone's drawing stacks (16 px at 110 dpi)
+
+
 def _cell_values_left_out(figure: Figure) -> bool:
     """Whether a heatmap of ``figure`` (a narrow copy) left out the values of its cells."""
     return any(not text.get_visible() for axes in figure.axes if axes.images for text in axes.texts)
@@ -167,7 +170,10 @@ def _narrow_copy(figure: Figure, width: float) -> Figure:
                 axes.yaxis.set_tick_params(labelleft=True)  # sharey hid it beside the first column
                 if not axes.get_ylabel():  # the row's y label, written beside its first panel only
                     axes.set_ylabel(row_labels.get(row, ""))
-            height = old_height / rows * len(shown)
+            height = old_height / rows * len(shown) + STACKED_GAP * (len(shown) - rows)
+            # a clear gap between stacked panels: at the layout's own 3 points a panel's x label
+            # ran into the next one's title ("vocabulary index" into "@ W (11 x 4)", lesson 2)
+            copy.get_layout_engine().set(h_pad=STACKED_GAP)
     copy.set_size_inches(width, height)
     _raise_small_text(copy)
     titles = [text for axes in copy.axes for text in (axes.title, axes.xaxis.label, axes.yaxis.label)]
@@ -565,12 +571,19 @@ def heatmap_panels(
 
 # ---------------------------------------------------------------- interactive (Plotly)
 
+TOOLBAR_ROOM = 36  # px at the top of a Plotly figure: the toolbar shown on hover, and a gap
+
+
 def style(figure: go.Figure, *, title: str = "", height: int = 420) -> go.Figure:
-    """Apply the course's look to a Plotly figure and return it."""
+    """Apply the course's look to a Plotly figure and return it.
+
+    The title is pinned below the toolbar that Plotly shows while the pointer is over a chart,
+    at its top right: in the middle of the top margin, a long title's end lay under it."""
     figure.update_layout(
-        title=dict(text=title, x=0.02, xanchor="left"),
+        title=dict(text=title, x=0.02, xanchor="left", yref="container", y=1, yanchor="top",
+                   pad=dict(t=TOOLBAR_ROOM)),
         height=height,
-        margin=dict(l=60, r=30, t=60 if title else 30, b=50),
+        margin=dict(l=60, r=30, t=72 if title else 30, b=50),
         font=_FONT,
         template="plotly_white",
         paper_bgcolor="rgba(0,0,0,0)",
@@ -588,7 +601,7 @@ def legend_above(figure: go.Figure, *, top_margin: int = 120) -> go.Figure:
     the toolbar (Plotly's modebar, about 30 px), and below it the legend's rows (two, by default)."""
     figure.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left",
                                      tracegroupgap=0),
-                         title=dict(yref="container", y=1, yanchor="top", pad=dict(t=36)),
+                         title=dict(yref="container", y=1, yanchor="top", pad=dict(t=TOOLBAR_ROOM)),
                          margin=dict(t=top_margin))
     return figure
 

@@ -120,6 +120,9 @@ def test_position_explorer_s_value_panels_leave_room_above_1_for_their_titles():
     1.1 (the values reach 1: a vector's own cosine, and cos 0)."""
     figure = positional_figures.position_explorer_figure(max_len=12, d_model=8)
     assert list(figure.layout.yaxis2.range) == list(figure.layout.yaxis3.range) == [-1.1, 1.1]
+    # and the similarity panel names what runs along it (the vector panel's title does)
+    titles = [figure.layout[f"xaxis{suffix}"].title.text for suffix in ("", "2", "3")]
+    assert titles == ["dimension", None, "position"] and "per dimension" in figure.layout.annotations[1].text
 
 
 def test_one_position_is_the_same_drawing_without_a_slider():

@@ -2,6 +2,7 @@
 
 
 import io
+import itertools
 
 import numpy as np
 import plotly.graph_objects as go
@@ -231,9 +232,15 @@ def test_narrow_figure_stacks_side_by_side_panels_in_reading_order():
     figure = _panels_side_by_side(3)
     wide_width, wide_height = figure.get_size_inches()
     narrow = plotting.narrow_figure(figure)
-    assert tuple(narrow.get_size_inches()) == pytest.approx((plotting.NARROW_WIDTH, 3 * wide_height))
+    assert tuple(narrow.get_size_inches()) == pytest.approx(
+        (plotting.NARROW_WIDTH, 3 * wide_height + 2 * plotting.STACKED_GAP))
     plotting.figure_png(narrow)
     panels = [axes for axes in narrow.axes if axes.get_subplotspec() is not None]
+    # a clear gap between a panel's x label and the next one's title (lesson 2's ran together)
+    renderer = narrow.canvas.get_renderer()
+    boxes = [axes.get_tightbbox(renderer) for axes in panels]
+    gaps = [upper.y0 - lower.y1 for upper, lower in itertools.pairwise(boxes)]
+    assert min(gaps) >= 0.1 * narrow.dpi, gaps
     assert [axes.get_title() for axes in panels] == ["panel 0", "panel 1", "panel 2"]
     tops = [axes.get_position().y1 for axes in panels]
     assert tops == sorted(tops, reverse=True)  # one under the other, first on top
@@ -262,7 +269,8 @@ def test_narrow_figure_leaves_out_a_grid_s_empty_cells():
     narrow = plotting.narrow_figure(figure)
     panels = [axes for axes in narrow.axes if axes.get_subplotspec() is not None]
     assert [axes.get_title() for axes in panels] == ["panel 0", "panel 1", "panel 2"]
-    assert narrow.get_size_inches()[1] == pytest.approx(figure.get_size_inches()[1] / 2 * 3)
+    assert narrow.get_size_inches()[1] == pytest.approx(figure.get_size_inches()[1] / 2 * 3
+                                                        + plotting.STACKED_GAP)
     assert_laid_out_apart(narrow)
 
 

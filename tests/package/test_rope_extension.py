@@ -112,7 +112,11 @@ def test_extension_figure_reads_whole_on_a_desktop_and_on_a_phone(results):
 
     from .figure_checks import assert_lesson_figure_reads_whole
 
-    assert_lesson_figure_reads_whole(rotary_figures.extension_figure(results))
+    figure = rotary_figures.extension_figure(results)
+    assert_lesson_figure_reads_whole(figure)
+    # the shaded training lengths are named (Fig. 8.7 shaded them and said nothing of it)
+    names = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert f"training length {results.settings.models.train_len}" in names, names
 
 
 def test_pi_turns_3_places_back_into_an_angle_close_to_7_back():

@@ -532,10 +532,11 @@ def test_figure_labels_do_not_overlap_on_a_desktop(page_visit):
     assert problems == [], f"{docname} at 1280 px:\n" + "\n".join(problems)
 
 
-def test_the_toolbar_shown_on_hover_covers_no_menu(page_visit):
+def test_the_toolbar_shown_on_hover_covers_no_menu_and_no_title(page_visit):
     """At 1280 px Plotly's toolbar shows while the pointer is over a chart, in the chart's top
-    right corner: lesson 1's token menu lay 8 px under its lasso and box-select buttons. (The
-    end of a long title may lie under it while it shows, as course-figures.js says.)"""
+    right corner: lesson 1's token menu lay 8 px under its lasso and box-select buttons, and
+    the ends of long titles under the toolbar (lessons 3, 4 and 8) until titles were pinned
+    below it (``plotting.style``)."""
     docname, result = page_visit
     page = result.page
     draw_every_figure(page)
@@ -554,11 +555,12 @@ def test_the_toolbar_shown_on_hover_covers_no_menu(page_visit):
         covered = figure.evaluate("""gd => {
             const bar = gd.querySelector('.modebar'); if (!bar) return [];
             const b = bar.getBoundingClientRect();
-            const menus = [...gd.querySelectorAll('.updatemenu-header-group')];
-            return menus.filter(menu => { const r = menu.getBoundingClientRect();
+            const parts = [...gd.querySelectorAll('.updatemenu-header-group, .gtitle')];
+            return parts.filter(part => { const r = part.getBoundingClientRect();
                 return r.width && Math.min(r.right, b.right) - Math.max(r.left, b.left) > 1
                     && Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top) > 1; })
-                .map(menu => 'menu ' + menu.textContent); }""")
+                .map(part => (part.classList.contains('gtitle') ? 'title ' : 'menu ')
+                     + part.textContent); }""")
         if covered:
             problems.append(f"figure {index}: the toolbar covers {covered}")
         page.mouse.move(0, 0)

@@ -120,6 +120,9 @@ def position_explorer_figure(max_len: int = 50, d_model: int = 64, base: float =
                                            currentvalue=dict(prefix="position: ", font=dict(size=14)))])
     figure.update_yaxes(autorange="reversed", title_text="position", row=1, col=1)
     figure.update_xaxes(title_text="dimension", row=1, col=1)
+    # the similarity panel says what runs along it (the vector panel's title does: "per dimension";
+    # an x title under it ran into the similarity panel's title)
+    figure.update_xaxes(title_text="position", row=2, col=2)
     # both value panels leave room above 1, so that their titles sit clear of the "1" tick label
     figure.update_yaxes(range=[-1.1, 1.1], row=1, col=2)
     figure.update_yaxes(range=[-1.1, 1.1], row=2, col=2)

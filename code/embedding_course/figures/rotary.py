@@ -230,7 +230,10 @@ def extension_figure(results: ExtensionResults) -> Figure:
                 linestyle=("-", "--", ":", "-.")[index % 4],
             )
             axes.fill_between(lengths_shown, curves.min(0), curves.max(0), color=color, alpha=0.15)
-        axes.axvspan(0.5, models.train_len + 0.5, color="grey", alpha=0.12)
+        # the training lengths shaded and their end marked, named in the legend, as in lesson 7
+        axes.axvspan(0.5, models.train_len + 0.5, color="0.92", zorder=0)
+        axes.axvline(models.train_len + 0.5, color="0.35", linestyle="--", linewidth=1,
+                     label=f"training length {models.train_len}")
         axes.set_title(phase)
         axes.set_xlabel("test length")
         axes.grid(alpha=0.3)
