@@ -295,11 +295,13 @@
     value.htmlFor = input.id;
     value.setAttribute('aria-hidden', 'true');  // the slider's value text says the same
     // As wide as the longest step's label, so that the slider keeps its length as its value
-    // changes (lesson 7's "all seeds" and "marked token" moved its end by 46 px)
+    // changes (lesson 7's "all seeds" and "marked token" moved its end by 46 px); at most what
+    // leaves the slider its own least width beside it (8rem, its margins and the gap), or on a
+    // phone the value wrapped onto a line of its own below the slider
     var longest = steps.reduce(function (most, step, position) {
       return Math.max(most, plainText(step.label || String(position)).length);
     }, 0);
-    value.style.minWidth = 'max(3rem, ' + longest + 'ch)';
+    value.style.minWidth = 'max(3rem, min(' + longest + 'ch, 100% - 10rem))';
     row.appendChild(text);
     row.appendChild(input);
     row.appendChild(value);
