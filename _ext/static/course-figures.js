@@ -231,9 +231,10 @@
     return Promise.all([specFor(gd), loadPlotly()]).then(function (loaded) {
       var spec = loaded[0], Plotly = loaded[1];
       var narrow = gd.clientWidth < NARROW;
-      // On a phone the toolbar would cover the title. Elsewhere it shows while the pointer is
-      // over the chart (Plotly's 'hover'), not all the time over the title's end, and without
-      // plotly.js 4's "Share chart" button, which uploads the chart to Plotly's cloud.
+      // On a phone the toolbar would take the title's room. Elsewhere it shows while the pointer
+      // is over the chart (Plotly's 'hover'), at its top right, above the title (plotting.style
+      // pins titles below it), and without plotly.js 4's "Share chart" button, which uploads
+      // the chart to Plotly's cloud.
       var config = {responsive: true, displaylogo: false, showSendToCloud: false,
                     displayModeBar: narrow ? false : 'hover'};
       var fitted = fit.fitToWidth(spec, gd.clientWidth);
