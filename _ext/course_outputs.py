@@ -16,10 +16,10 @@ through MIME render plugins (``myst_nb.mime_renderers`` entry points, declared i
   written (:func:`number_exercises`) and then written as its answer box
   (:func:`self_check_html`), judged in the browser by ``static/self_check.js`` with the same
   rules as the package's checker;
-* a static figure that the build also drew for a narrow screen (``course_glue.py`` puts that
-  drawing in its PNG output's metadata) becomes a :class:`narrow_picture`: the figure's image
-  and the narrow one, which the site's HTML translator (``page_images.py``) writes as a
-  ``<picture>`` whose ``<source>`` a phone loads instead.
+* a static figure that the build also drew for other screens (``course_glue.py`` puts those
+  drawings in its PNG output's metadata: at twice its density, and for a narrow screen)
+  becomes a :class:`static_figure`: the figure's image and those drawings, which the site's
+  HTML translator (``page_images.py``) offers to the screens they are for.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from binascii import a2b_base64
 from html.parser import HTMLParser
 from typing import ClassVar
 
-from course_glue import NARROW_PNG, NARROW_PNG_2X
+from course_glue import NARROW_PNG, NARROW_PNG_2X, SHARP_PNG
 from docutils import nodes
 from plotly.io.json import to_json_plotly
 from sphinx.util.osutil import relative_uri
@@ -56,9 +56,14 @@ class self_check(nodes.General, nodes.Element):
     (:func:`number_exercises`) ``number``."""
 
 
-class narrow_picture(nodes.General, nodes.Element):
-    """A static figure with a drawing for narrow screens: children [narrow image at the figure's
-    density, the same at twice it (when there is one), image]; ``densities`` says which."""
+# A static figure's other drawings, as ``course_glue.py`` names them in its PNG's metadata:
+# (key, the screens it is for, its density)
+DRAWINGS = ((SHARP_PNG, "sharp", 2), (NARROW_PNG, "narrow", 1), (NARROW_PNG_2X, "narrow", 2))
+
+
+class static_figure(nodes.General, nodes.Element):
+    """A static figure drawn for several screens: children [its other drawings, then its image];
+    ``drawings`` says what each other drawing is for: ("sharp", 2), ("narrow", 1), ("narrow", 2)."""
 
 
 class CourseOutputs:
@@ -77,14 +82,15 @@ class CourseOutputs:
         if data.mime_type == EXERCISE_MIME and not inline:
             return [self_check(exercise=data.content)]
         metadata = data.output_metadata.get("image/png", {}) if data.mime_type == "image/png" else {}
-        if metadata.get(NARROW_PNG) and not inline:
-            drawings = {density: a2b_base64(metadata[key])
-                        for density, key in ((1, NARROW_PNG), (2, NARROW_PNG_2X)) if metadata.get(key)}
+        drawn = [(kind, density, a2b_base64(metadata[key]))
+                 for key, kind, density in DRAWINGS if metadata.get(key)]
+        if drawn and not inline:
             # MyST-NB's own file naming and folder (render_image), so Sphinx copies them as it does the figure
-            narrow = [nodes.image(uri=renderer.write_file([f"{hashlib.sha256(image).hexdigest()}.png"], image,
+            others = [nodes.image(uri=renderer.write_file([f"{hashlib.sha256(image).hexdigest()}.png"], image,
                                                           exists_ok=True), alt="")
-                      for image in drawings.values()]
-            return [narrow_picture("", *narrow, *renderer.render_image(data), densities=list(drawings))]
+                      for *_, image in drawn]
+            return [static_figure("", *others, *renderer.render_image(data),
+                                  drawings=[(kind, density) for kind, density, _ in drawn])]
         return None
 
 
@@ -273,7 +279,7 @@ def self_check_html(exercise: dict, number: int) -> str:
 def setup(app):
     app.add_node(plotly_figure, html=(visit_plotly_figure, None))
     app.add_node(self_check, html=(visit_self_check, None))
-    app.add_node(narrow_picture)  # written by the site's HTML translator (page_images.py)
+    app.add_node(static_figure)  # written by the site's HTML translator (page_images.py)
     app.connect("doctree-resolved", place_figures)
     app.connect("doctree-resolved", number_exercises)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1.0"}

@@ -10,11 +10,14 @@ own ``:width:`` writes a fixed CSS size instead, which a narrow screen cannot sc
 
 A figure shrunk to a phone's width shrinks its text with it, to about 5 px. So the build also
 draws each wide static figure for a narrow screen (``course_glue.py``: panels stacked, text at
-its size), and the translator writes the two as one ``<picture>`` (``course_outputs.narrow_picture``):
+its size), and the translator writes the two as one ``<picture>`` (``course_outputs.static_figure``):
 a ``<source>`` with the narrow drawing for the phone layout (``PHONE``, as
 ``course-figure-fit.js``), at the figure's density and at twice it, of which the phone loads
 the one its screen needs; then the figure's ``<img>`` with its alt text, which every other
 screen, and a browser without ``<picture>``, shows. Each has its own size, so nothing moves.
+The ``<img>`` offers the figure at twice its density too (``srcset``): a sharp laptop screen
+(two device pixels to the CSS pixel) shows its text as crisply as the page's, and a screen of
+one device pixel loads the figure's own drawing, as before.
 
 Each ``<figure>`` with a caption is named by it (``aria-labelledby``), so that a screen reader
 says "Fig. 4.3 The sinusoidal table..." as it enters the figure.
@@ -39,6 +42,7 @@ class CourseHTMLTranslator(HTML5Translator):
 
     _image_size: tuple[int, int] | None = None
     _caption: nodes.caption | None = None  # the caption that names the figure being written
+    _sharp: tuple[tuple[str, int], ...] = ()  # the image being written at other densities: (file, density)
 
     def visit_figure(self, node) -> None:
         captions = [child for child in node.children if isinstance(child, nodes.caption)]
@@ -74,18 +78,34 @@ class CourseHTMLTranslator(HTML5Translator):
             width, height = self._image_size
             attributes = {"width": str(width), "height": str(height), "decoding": "async", **attributes}
             self._image_size = None
+        if tagname == "img" and self._sharp:
+            attributes["srcset"] = _srcset([(attributes["src"], 1), *self._sharp])
+            self._sharp = ()
         return super().emptytag(node, tagname, suffix, **attributes)
 
-    def visit_narrow_picture(self, node) -> None:
-        densities = node["densities"]
-        narrow, figure = node.children[:len(densities)], node.children[len(densities):]
-        files = [posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[image["uri"]]))
-                 for image in narrow]
-        srcset = ", ".join(f"{file} {density}x" for file, density in zip(files, densities, strict=True))
-        width, height = get_image_size(os.path.join(self.builder.srcdir, narrow[0]["uri"]))  # its CSS size
-        self.body.append(f'<picture><source media="{PHONE}" srcset="{srcset}" '
-                         f'width="{width}" height="{height}">')
+    def visit_static_figure(self, node) -> None:
+        drawings = node["drawings"]
+        others, figure = node.children[:len(drawings)], node.children[len(drawings):]
+        drawn = [(kind, image, self._image_file(image), density)
+                 for image, (kind, density) in zip(others, drawings, strict=True)]
+        narrow = [(file, density) for kind, _, file, density in drawn if kind == "narrow"]
+        self._sharp = tuple((file, density) for kind, _, file, density in drawn if kind == "sharp")
+        if narrow:
+            first = next(image for kind, image, *_ in drawn if kind == "narrow")
+            width, height = get_image_size(os.path.join(self.builder.srcdir, first["uri"]))  # its CSS size
+            self.body.append(f'<picture><source media="{PHONE}" srcset="{_srcset(narrow)}" '
+                             f'width="{width}" height="{height}">')
         for child in figure:
             child.walkabout(self)
-        self.body.append("</picture>\n")
+        if narrow:
+            self.body.append("</picture>\n")
         raise nodes.SkipNode
+
+    def _image_file(self, image) -> str:
+        """Where an image node's file is in the built site, from the page being written."""
+        return posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[image["uri"]]))
+
+
+def _srcset(files) -> str:
+    """``srcset``'s list of (file, density) pairs."""
+    return ", ".join(f"{file} {density}x" for file, density in files)

@@ -90,12 +90,18 @@
   // A figure drawn twice (page_images.py: a <picture> with a narrow drawing for a phone and
   // the wide one for other screens) is kept in the drawing this screen showed. A phone turned
   // offline asks for the other drawing, which it never loaded, or a page opened again offline
-  // on a turned phone: when that drawing fails, show the kept one instead (once).
+  // on a turned phone: when that drawing fails, show the kept one instead (once). Each
+  // drawing is offered at two densities (srcset): the narrow one is the source's.
+  function offered(srcset) {
+    return srcset.split(',').map(function (candidate) {
+      return new URL(candidate.trim().split(/\s+/)[0], document.baseURI).href;
+    });
+  }
   function showKeptDrawing(image) {
     var source = image.parentElement.querySelector('source[media]');
     if (!source || image.dataset.offlineDrawing) { return; }
     image.dataset.offlineDrawing = 'kept';
-    var failedNarrow = image.currentSrc && image.currentSrc !== image.src;
+    var failedNarrow = offered(source.srcset).indexOf(image.currentSrc) >= 0;
     source.media = failedNarrow ? 'not all' : 'all';
   }
   document.querySelectorAll('article picture img').forEach(function (image) {  // failed already

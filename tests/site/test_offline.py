@@ -31,9 +31,10 @@ def start_reading(page) -> None:
     page.keyboard.press("Shift")
 
 
-def open_and_keep(browser, base: str, docname: str):
+def open_and_keep(browser, base: str, docname: str, pixel_ratio: float = 1):
     """Open a lesson on a phone and start reading, until it has kept itself: the visit."""
-    result = visit(browser, f"{base}/{docname}.html", base, viewport=PHONE, service_workers="allow")
+    result = visit(browser, f"{base}/{docname}.html", base, viewport=PHONE, service_workers="allow",
+                   pixel_ratio=pixel_ratio)
     try:
         start_reading(result.page)
         result.page.wait_for_function(KEPT, timeout=60_000)
@@ -91,12 +92,14 @@ def test_a_lesson_read_online_reads_the_same_offline(browser, site_url, built_si
         page.context.close()
 
 
-def test_a_phone_turned_offline_still_shows_every_figure(browser, site_url):
+@pytest.mark.parametrize("pixel_ratio", [1, 3])
+def test_a_phone_turned_offline_still_shows_every_figure(browser, site_url, pixel_ratio):
     """A phone keeps each static figure in its narrow drawing; turned to landscape offline, it
     asks for the wide one, which it never loaded, and shows the narrow one (kept) instead; and
-    so again when the page is opened again offline on the turned phone."""
+    so again when the page is opened again offline on the turned phone. So on a sharp phone
+    too, which keeps the narrow drawing at 2x and asks for the wide one at 2x."""
     docname = "book/lessons/04_sinusoidal_positions"  # the lesson with the most drawings
-    result = open_and_keep(browser, site_url, docname)
+    result = open_and_keep(browser, site_url, docname, pixel_ratio)
     page = result.page
     try:
         page.context.set_offline(True)

@@ -52,21 +52,27 @@ def test_a_plotly_figure_goes_out_as_plotly_s_own_mime_type_and_becomes_a_figure
     assert course_outputs.CourseOutputs.handle_mime(None, MimeData("text/html", "<p>"), False) is None
 
 
-def test_a_wide_static_figure_carries_its_narrow_drawing_in_its_png_s_metadata():
+def test_a_static_figure_carries_its_other_drawings_in_its_png_s_metadata():
+    """At twice its density (for sharp screens); when wider than a phone, for a narrow screen too."""
     import base64
 
     from embedding_course import plotting
 
+    def drawing(metadata, key):
+        return base64.b64decode(metadata[key])
+
     wide = plotting.line_plot([0, 1], {"a": [0, 1]}, size=(7.0, 3.0))
-    png, metadata = course_glue.figure_png_with_narrow(wide)
+    png, metadata = course_glue.figure_png_for_screens(wide)
     assert png == plotting.figure_png(wide)
-    narrow = base64.b64decode(metadata[course_glue.NARROW_PNG])
-    assert narrow == plotting.figure_png(plotting.narrow_figure(wide))
-    sharp = base64.b64decode(metadata[course_glue.NARROW_PNG_2X])  # for phones of 2x and more
-    assert sharp == plotting.figure_png(plotting.narrow_figure(wide), density=2)
+    assert drawing(metadata, course_glue.SHARP_PNG) == plotting.figure_png(wide, density=2)
+    narrow = plotting.narrow_figure(wide)
+    assert drawing(metadata, course_glue.NARROW_PNG) == plotting.figure_png(narrow)
+    assert drawing(metadata, course_glue.NARROW_PNG_2X) == plotting.figure_png(narrow, density=2)
     as_narrow = plotting.line_plot([0, 1], {"a": [0, 1]}, size=(plotting.NARROW_WIDTH, 3.0))
-    assert course_glue.figure_png_with_narrow(as_narrow) == plotting.figure_png(as_narrow)
-    # a PNG without that drawing is MyST-NB's to write
+    png, metadata = course_glue.figure_png_for_screens(as_narrow)
+    assert png == plotting.figure_png(as_narrow) and list(metadata) == [course_glue.SHARP_PNG]
+    assert drawing(metadata, course_glue.SHARP_PNG) == plotting.figure_png(as_narrow, density=2)
+    # a PNG without other drawings is MyST-NB's to write
     plain = MimeData("image/png", base64.b64encode(png))
     assert course_outputs.CourseOutputs.handle_mime(None, plain, False) is None
 
