@@ -110,7 +110,7 @@ test: venv vendor browser ## lint, package tests, full build, browser tests
 	$(MAKE) lint
 	$(PY) -m pytest tests/package -q $(PARALLEL)
 	$(MAKE) book
-	$(PY) -m pytest tests/site -q $(PARALLEL)
+	$(PY) -m pytest tests/site -q $(PARALLEL) --durations=10
 
 CHECK_PAGE ?= book/lessons/02_one_hot.md
 

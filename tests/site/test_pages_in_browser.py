@@ -134,7 +134,9 @@ def test_no_broken_images(page_visit):
     _, result = page_visit
     # Output images load lazily: ask for all of them now.
     result.page.evaluate("""() => Promise.all([...document.images].map(img => {
-        img.loading = 'eager'; return img.decode().catch(() => null); }))""")
+        img.loading = 'eager';
+        return Promise.race([img.decode().catch(() => null),
+                             new Promise(resolve => setTimeout(resolve, 30000))]); }))""")
     broken = result.page.evaluate("""() => [...document.images]
         .filter(img => !img.complete || img.naturalWidth === 0).map(img => img.src)""")
     assert broken == []

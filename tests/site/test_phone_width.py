@@ -513,7 +513,8 @@ def load_static_figures(page) -> list[dict]:
     images = page.locator('.cell_output img[src*="_images/"]')
     for index in range(images.count()):
         images.nth(index).scroll_into_view_if_needed()
-        images.nth(index).evaluate("img => img.decode()")
+        images.nth(index).evaluate("""img => Promise.race([img.decode(), new Promise((_, reject) =>
+            setTimeout(() => reject(new Error(`${img.currentSrc} did not load in 30 s`)), 30000))])""")
     return page.evaluate(STATIC_FIGURES)
 
 
