@@ -43,7 +43,7 @@ def figure_png_for_screens(figure):
     return plotting.figure_png(figure), metadata
 
 
-def _draw_narrow_figures() -> None:
+def _draw_figures_for_screens() -> None:
     """In a kernel, show matplotlib figures with ``figure_png_for_screens``."""
     try:
         from IPython import get_ipython
@@ -57,4 +57,4 @@ def _draw_narrow_figures() -> None:
     shell.display_formatter.formatters["image/png"].for_type(plotting.Figure, figure_png_for_screens)
 
 
-_draw_narrow_figures()
+_draw_figures_for_screens()
