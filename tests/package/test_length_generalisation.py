@@ -285,6 +285,16 @@ def test_a_line_that_stops_is_drawn_over_the_others_and_says_why():
         figures.scheme_label(results, "first_token", "none", seed=7)
 
 
+def test_no_grid_line_crosses_the_explorers_training_length_note():
+    """The note "training length L" runs right from the line at L + 1/2, at the foot of the plot;
+    on a phone it is some ten lengths wide, and the grid line at 10 ran through it (Fig. 7.5).
+    The explorer draws no vertical grid lines."""
+    explorer = figures.explorer_figure(_two_scheme_results())
+    notes = [note for note in explorer.layout.annotations if note.text.strip().startswith("training length")]
+    assert len(notes) == 1 and notes[0].xanchor == "left"
+    assert explorer.layout.xaxis.showgrid is False
+
+
 def test_the_explorer_marks_chance_in_every_view_of_a_task_that_has_one():
     """The page says "compare with chance (the dotted line)": the explorer draws it too, named
     in its legend, in every view of the tasks whose answer is an ordinary token."""
