@@ -287,7 +287,7 @@ def test_a_line_that_stops_is_drawn_over_the_others_and_says_why():
 
 def test_no_grid_line_crosses_the_explorers_training_length_note():
     """The note "training length L" runs right from the line at L + 1/2, at the foot of the plot;
-    on a phone it is some ten lengths wide, and the grid line at 10 ran through it (Fig. 7.5).
+    on a phone it is some twelve lengths wide, and the grid lines at 10 and 20 ran through it (Fig. 7.5).
     The explorer draws no vertical grid lines."""
     explorer = figures.explorer_figure(_two_scheme_results())
     notes = [note for note in explorer.layout.annotations if note.text.strip().startswith("training length")]

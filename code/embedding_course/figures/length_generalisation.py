@@ -223,7 +223,7 @@ def explorer_figure(results: Results) -> plotting.go.Figure:
                           yanchor="bottom", font=dict(size=11))],
     )
     plotting.legend_above(figure, top_margin=140)  # three rows: the schemes' notes and chance
-    # No vertical grid lines: the one at 10 ran through the note (on a phone it is ten lengths wide).
+    # No vertical grid lines: the one at 10 ran through the note (on a phone it is twelve lengths wide).
     figure.update_xaxes(title_text="test length (tokens)", range=[0.5, lengths[-1] + 0.5], showgrid=False)
     figure.update_yaxes(title_text="accuracy", range=[-0.02, 1.02])
     return figure
