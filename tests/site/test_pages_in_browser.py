@@ -105,6 +105,9 @@ def draw_every_formula(page) -> int:
 
 def test_page_loads_without_console_errors_or_failed_requests(page_visit):
     docname, result = page_visit
+    # The browser asks for the favicon after the load event, where `visit` stops waiting: this
+    # test waits until no request is left (a missing favicon passed unseen without it).
+    result.page.wait_for_load_state("networkidle")
     assert result.console_errors == [], f"{docname}: console errors"
     assert result.failed_requests == [], f"{docname}: failed requests"
 

@@ -41,6 +41,7 @@ def test_page_is_no_wider_than_a_phone(phone_visit):
     widths = result.page.evaluate("""() => ({page: document.documentElement.scrollWidth,
                                              screen: document.documentElement.clientWidth})""")
     assert widths["page"] <= widths["screen"], f"{docname}: the page scrolls sideways at 390 px: {widths}"
+    result.page.wait_for_load_state("networkidle")  # what the page asks for after its load event too
     assert result.console_errors == [], f"{docname}: console errors at 390 px"
 
 
