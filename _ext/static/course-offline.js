@@ -6,7 +6,7 @@
  * wheel turn), or the page has been open for WAIT_MS, this script registers the site's service
  * worker (course-offline-worker.js, at the site's root), which gives a kept copy when the
  * network fails, and keeps in its cache the page itself, all it has loaded, and all it would
- * load later. Then <html data-offline="kept">.
+ * load later, and its icon. Then <html data-offline="kept">.
  *
  * Nothing is done where the browser has no service workers (a page opened from a file), nor
  * when the reader has asked the browser to save data.
@@ -34,6 +34,9 @@
     });
     document.querySelectorAll('script[data-bootstrap]').forEach(function (tag) {  // course-bootstrap-on-demand.js
       urls.push(new URL(tag.dataset.bootstrap, location.href).href);
+    });
+    document.querySelectorAll('link[rel~="icon"]').forEach(function (link) {  // the browser asks for it itself
+      urls.push(link.href);
     });
     return urls;
   }
