@@ -119,6 +119,27 @@ def test_extension_figure_reads_whole_on_a_desktop_and_on_a_phone(results):
     assert f"training length {results.settings.models.train_len}" in names, names
 
 
+@pytest.mark.retrains  # drawn from lesson 8's extension models, trained again
+def test_extension_figure_draws_each_seed_range_between_thin_lines_in_its_methods_colour(results):
+    """Zero-shot, three methods' bands coincide: filled alone, they mixed into an unnamed grey."""
+    from matplotlib.colors import same_color
+
+    from embedding_course import plotting
+    from embedding_course.figures import rotary as rotary_figures
+
+    figure = rotary_figures.extension_figure(results)
+    for axes, phase in zip(figure.axes, rope_extension.PHASES, strict=True):
+        for index, method in enumerate(results.settings.methods):
+            curves = np.stack([results.accuracy[(phase, method, seed)] for seed in results.seeds])
+            answered = ~np.isnan(curves).all(axis=0)
+            color = plotting.PALETTE[index % len(plotting.PALETTE)]
+            thin = [line.get_ydata() for line in axes.get_lines()
+                    if same_color(line.get_color(), color) and line.get_linewidth() < 1]
+            assert len(thin) == 2, (phase, method, len(thin))
+            assert np.array_equal(thin[0], curves[:, answered].min(0)), (phase, method)
+            assert np.array_equal(thin[1], curves[:, answered].max(0)), (phase, method)
+
+
 def test_pi_turns_3_places_back_into_an_angle_close_to_7_back():
     """Lesson 8: PI's 3 places back on pair 0 (0.75 rad) looks like 7 back in training."""
     from embedding_course.length_generalisation import COPY_OFFSET, PAGE_SETTINGS
