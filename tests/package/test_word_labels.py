@@ -160,3 +160,21 @@ def test_lesson_6_word_map_writes_no_word_over_another_word_s_point():
     for area in (phone, desktop):
         boxes, _ = _drawn(coords, words, labels, area, ranges=ranges)
         assert _words_on_points(coords, words, boxes, 4, area, ranges) == [], area
+
+
+def test_lesson_6_word_map_cuts_no_word_at_the_plot_s_edge():
+    """Fig. 6.3 at each of its plot areas, the 320 px phone's too: no word reaches past the plot,
+    where Plotly cuts it ("moscow" lost 3 px of its "w" at 320 px, when a word outside the plot
+    cost only its area in ``OUTSIDE_COST``, with no ``CUT_COST``)."""
+    from embedding_course import glove, projection
+
+    words, _ = glove.sample_groups(["animals", "colours", "countries", "capitals", "numbers", "royalty"],
+                                   per_group=8)
+    coords = projection.project(glove.load_glove().vectors(words), 2)[0].astype(np.float32).astype(np.float64)
+    ranges = word_labels.axis_ranges(coords)
+    labels = word_labels.place_labels(coords, words, ranges=ranges)
+    for width, height in word_labels.PLOT_AREAS:
+        boxes, _ = _drawn(coords, words, labels, (width, height), ranges=ranges)
+        cut = [(word, [round(v, 1) for v in box]) for word, box in zip(words, boxes, strict=True)
+               if box[0] < -0.5 or box[1] < -0.5 or box[2] > width + 0.5 or box[3] > height + 0.5]
+        assert cut == [], (width, height, cut)

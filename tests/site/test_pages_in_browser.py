@@ -477,12 +477,26 @@ def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
     return [(first["text"], second["text"]) for i, first in enumerate(labels) for second in labels[i + 1:]
             if _boxes_overlap(_corners(first), _corners(second))]
 
-# The words written beside a map's points (scatter text)
+# The words written beside a map's points (scatter text), each with the box Plotly cuts it
+# to (its subplot's clip path; none for a trace drawn with cliponaxis=false)
 POINT_LABELS = r"""gd => [...gd.querySelectorAll('.scatterlayer .textpoint text')]
     .filter(el => el.textContent.trim()).map(el => {
         const box = el.getBoundingClientRect();
+        let clip = null;
+        for (let e = el; e && e !== gd && !clip; e = e.parentElement) {
+            const url = e.getAttribute('clip-path');
+            const id = url && url !== 'none' && url.slice(url.indexOf('#') + 1, url.lastIndexOf(')'));
+            const rect = id && document.getElementById(id)?.querySelector('rect');
+            if (rect) {  // in the user space of the element that it clips
+                const m = e.getScreenCTM(), box = rect.getBBox();
+                const xs = [box.x, box.x + box.width].map(x => m.a * x + m.e);
+                const ys = [box.y, box.y + box.height].map(y => m.d * y + m.f);
+                clip = {left: Math.min(...xs), right: Math.max(...xs),
+                        top: Math.min(...ys), bottom: Math.max(...ys)};
+            }
+        }
         return {text: el.textContent.trim(), left: box.left, right: box.right, top: box.top,
-                bottom: box.bottom};
+                bottom: box.bottom, clip};
     })"""
 
 # Plotly's toolbar shown only on hover: its groups of buttons are transparent
@@ -525,6 +539,12 @@ def figure_label_problems(page) -> list[str]:
                 problems.append(f"figure {index}: label {label['text']!r} is cut off at the side")
             if label.get("title") and toolbar and overlapping([label, toolbar]):
                 problems.append(f"figure {index}: the title {label['text']!r} is under the toolbar")
+        for word in words:  # Plotly cuts a word at the edge of its plot area
+            clip = word["clip"]
+            if clip and (word["left"] < clip["left"] - TOLERANCE or word["right"] > clip["right"] + TOLERANCE
+                         or word["top"] < clip["top"] - TOLERANCE
+                         or word["bottom"] > clip["bottom"] + TOLERANCE):
+                problems.append(f"figure {index}: the word {word['text']!r} is cut at its plot area's edge")
     return problems
 
 
@@ -716,7 +736,7 @@ CONTROLS = r"""gd => [
 # Each step (up to `limit`, spread evenly) of each slider and menu that rewrites a trace's text,
 # applied in turn: where fewer words are drawn than the traces write, which drawn words lie
 # on each other (their boxes sharing more than TOLERANCE px each way), and which are cut off
-# at the figure's edge
+# at the figure's edge or at their plot area's
 STEP_WORD_PROBLEMS = r"""async (gd, [limit, tolerance]) => {
     const wordsWrittenAndDrawn = """ + WORDS_WRITTEN_AND_DRAWN + r""";
     const wordBoxes = """ + POINT_LABELS + r""";
@@ -737,6 +757,11 @@ STEP_WORD_PROBLEMS = r"""async (gd, [limit, tolerance]) => {
             for (const box of boxes) {
                 if (box.left < edge.left - tolerance || box.right > edge.right + tolerance) {
                     problems.push(`${name} step ${number}: ${box.text} cut off at the figure's edge`);
+                }
+                const clip = box.clip;  // Plotly cuts a word at the edge of its plot area
+                if (clip && (box.left < clip.left - tolerance || box.right > clip.right + tolerance
+                             || box.top < clip.top - tolerance || box.bottom > clip.bottom + tolerance)) {
+                    problems.push(`${name} step ${number}: ${box.text} cut at its plot area's edge`);
                 }
             }
             for (const [i, first] of boxes.entries()) {

@@ -53,13 +53,14 @@ PLOT_AREAS_META = "label_plot_areas"
 LEADER_LENGTHS = (16, 28, 42, 58)  # px on the smallest plot area: how far out a word may go
 LEADER_DIRECTIONS = 24  # evenly spread, from pointing right
 # What a place costs, in square pixels of label covered, summed over the plot areas:
-COVER_COST = 1000.0  # a label on another label at all: more than anything else but the plot's edge
+COVER_COST = 1000.0  # a label on another label at all: more than anything else but a word cut short
 CROSS_COST = 500.0  # a leader through a label (or a label over a leader): the word can still be read
 LEADER_COST = 40.0  # a leader at all: more than a label over a sliver of a marker's edge
 LENGTH_COST = 2.0  # and per pixel of its length (averaged over the plot areas)
 MARKER_COST = 3.0  # a pixel of a marker under a label: a word on a point reads as that point's
 LINE_COST = 6.0  # a pixel of a leader over a marker or through a label
 OUTSIDE_COST = 10.0  # a pixel of a label outside the plot (Plotly cuts it off there)
+CUT_COST = COVER_COST  # a label outside the plot at all (a square pixel or more): it reads as another word
 LINE_STEP = 3.0  # px between the points at which a leader is tested
 REPAIR_ROUNDS = 4  # at most: rounds in which each word may move to a cheaper place
 
@@ -210,7 +211,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
             costs += CROSS_COST * covered.any(axis=0)
             costs += LINE_COST * LINE_STEP * (over.sum(axis=1) + covered.sum(axis=0))
             outside = size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))
-            costs += OUTSIDE_COST * outside
+            costs += OUTSIDE_COST * outside + CUT_COST * (outside > 1.0)
             candidates.append((candidate_boxes, leaders))
         return np.round(costs, 1), candidates  # in square pixels: a rounding speck is no overlap
 
