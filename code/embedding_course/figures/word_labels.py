@@ -9,7 +9,9 @@ placement is scored at every plot size given (a phone's and a desktop's) at once
 choice serves them all. Greedy: the most crowded points choose first, each the place whose label
 covers the least of the labels, leaders and markers placed so far and stays inside the plot
 (Plotly cuts text at the plot's edge). Then each word in turn may move to a cheaper place,
-given all the others, until none does (at most ``REPAIR_ROUNDS`` rounds).
+given all the others, until none does (at most ``REPAIR_ROUNDS`` rounds). Where that leaves a
+word on another or cut at the edge, a second start whose greedy pass does not count the cut is
+tried too, and the cheaper of the two kept.
 """
 
 from __future__ import annotations
@@ -178,9 +180,11 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
     beside = (lengths == 0)[:, None] * away  # (C, 2): the gap's direction, none at a leader's end
     base_costs = np.where(lengths == 0, 0.0, LEADER_COST)
 
-    def costs_of_places(index: int, placed: np.ndarray) -> tuple[np.ndarray, list]:
+    def costs_of_places(index: int, placed: np.ndarray,
+                        cut_cost: float = CUT_COST) -> tuple[np.ndarray, list]:
         """What each place costs word ``index``, given the labels and leaders of the words
-        ``placed`` (N,) bool; and each place's label boxes and leader points, per plot area."""
+        ``placed`` (N,) bool (a word cut at the edge: ``cut_cost``); and each place's label boxes
+        and leader points, per plot area."""
         size = sizes[index]
         radius = float(radii[index, 0])
         # each place's box's lower-left corner from its anchor, in px
@@ -211,7 +215,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
             costs += CROSS_COST * covered.any(axis=0)
             costs += LINE_COST * LINE_STEP * (over.sum(axis=1) + covered.sum(axis=0))
             outside = size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))
-            costs += OUTSIDE_COST * outside + CUT_COST * (outside > 1.0)
+            costs += OUTSIDE_COST * outside + cut_cost * (outside > 1.0)
             candidates.append((candidate_boxes, leaders))
         return np.round(costs, 1), candidates  # in square pixels: a rounding speck is no overlap
 
@@ -223,27 +227,43 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
             leader = leaders[choice]
             lines[area_index][index] = leader[~np.isnan(leader[:, 0])]
 
-    boxes = [np.zeros((len(words), 4)) for _ in layouts]  # per plot area: each word's label box
-    lines = [[np.empty((0, 2))] * len(words) for _ in layouts]  # and the points of its leader
-    chosen = np.full(len(words), -1)
-    # Greedy: the most crowded words first, each where it costs least given those before it (the
-    # first of equal costs: beside the point before a leader). Then, while it helps, each word
-    # in turn moves where it costs least given all the others: a word that went out on a leader
-    # after its neighbours had taken the sides around it may find a better way out.
-    order = np.argsort(-crowd, kind="stable")
-    for index in order:
-        costs, candidates = costs_of_places(index, chosen >= 0)
-        take(index, int(np.argmin(costs)), candidates)
-    for _ in range(REPAIR_ROUNDS):
-        moved = False
+    def place_all(greedy_cut_cost: float) -> tuple[np.ndarray, float]:
+        """Greedy: the most crowded words first, each where it costs least given those before it
+        (the first of equal costs: beside the point before a leader), with ``greedy_cut_cost``
+        for a word cut at the edge. Then, while it helps, each word in turn moves where it costs
+        least given all the others (every cost counted): a word that went out on a leader after
+        its neighbours had taken the sides around it may find a better way out. Returns the
+        place chosen for each word, and what they cost together."""
+        boxes[:] = [np.zeros((len(words), 4)) for _ in layouts]  # per plot area: each word's label box
+        lines[:] = [[np.empty((0, 2))] * len(words) for _ in layouts]  # and the points of its leader
+        chosen[:] = -1
         for index in order:
-            costs, candidates = costs_of_places(index, chosen >= 0)
-            best = int(np.argmin(costs))
-            if costs[best] < costs[chosen[index]]:
-                take(index, best, candidates)
-                moved = True
-        if not moved:
-            break
+            costs, candidates = costs_of_places(index, chosen >= 0, greedy_cut_cost)
+            take(index, int(np.argmin(costs)), candidates)
+        for _ in range(REPAIR_ROUNDS):
+            moved = False
+            for index in order:
+                costs, candidates = costs_of_places(index, chosen >= 0)
+                best = int(np.argmin(costs))
+                if costs[best] < costs[chosen[index]]:
+                    take(index, best, candidates)
+                    moved = True
+            if not moved:
+                break
+        total = sum(costs_of_places(index, chosen >= 0)[0][chosen[index]] for index in order)
+        return chosen.copy(), float(total)
+
+    boxes, lines = [], []
+    chosen = np.full(len(words), -1)
+    order = np.argsort(-crowd, kind="stable")
+    # A word cut at the edge costs as much as a word on another; but a greedy pass that knows it
+    # may crowd a cluster into a cover that no single move undoes (a word cut by a few pixels
+    # was the cheaper way out). Where the first pass leaves such a cost, a second starts from the
+    # greedy pass without it, and the cheaper of the two is kept.
+    places, total = place_all(CUT_COST)
+    if total >= COVER_COST:
+        places = min([(places, total), place_all(0.0)], key=lambda result: result[1])[0]
+    chosen = places
     return [Label(sides[choice], None if lengths[choice] == 0
                   else tuple(float(v) for v in coords[index] + shifts[choice]))
             for index, choice in enumerate(chosen)]
