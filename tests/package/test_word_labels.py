@@ -178,3 +178,27 @@ def test_lesson_6_word_map_cuts_no_word_at_the_plot_s_edge():
         cut = [(word, [round(v, 1) for v in box]) for word, box in zip(words, boxes, strict=True)
                if box[0] < -0.5 or box[1] < -0.5 or box[2] > width + 0.5 or box[3] > height + 0.5]
         assert cut == [], (width, height, cut)
+
+
+def test_lesson_6_explorer_writes_no_word_on_another_for_boxing():
+    """The neighbour explorer's "boxing" (its eight neighbours: weight classes, "wbc" and
+    "tennis"): with ``CUT_COST`` counted in the greedy pass, "wbc" landed on "tennis" at
+    320 px (4.6 px) and no single move undid it; the second start keeps them apart at every
+    plot area."""
+    from embedding_course import glove, projection
+
+    vectors = glove.load_glove()
+    words, _ = glove.curated_words()
+    _, pca = projection.project(vectors.vectors(words), 2)
+    found = vectors.neighbours_of_many(words, k=8)
+    every = {word: pca.transform(vectors.vectors([word] + [n.word for n in found[word]])) for word in words}
+    ranges = word_labels.axis_ranges(np.concatenate([pca.transform(vectors.vectors(words)), *every.values()]))
+    points = np.asarray(every["boxing"], dtype=np.float32)
+    labels = ["boxing"] + [n.word for n in found["boxing"]]
+    radii = [8] + [4.5] * 8
+    places = word_labels.place_labels(points, labels, ranges=ranges, font_px=12, marker_px=radii,
+                                      plot_areas=word_labels.EXPLORER_PLOT_AREAS)
+    for area in word_labels.EXPLORER_PLOT_AREAS:
+        boxes, _ = _drawn(points.astype(np.float64), labels, places, area, font_px=12, marker_px=radii,
+                          ranges=ranges)
+        assert _covering(boxes) == [], (area, [(labels[i], labels[j]) for i, j in _covering(boxes)])
