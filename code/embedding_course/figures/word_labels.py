@@ -233,7 +233,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
         for a word cut at the edge. Then, while it helps, each word in turn moves where it costs
         least given all the others (every cost counted): a word that went out on a leader after
         its neighbours had taken the sides around it may find a better way out. Returns the
-        place chosen for each word, and what they cost together."""
+        place chosen for each word, and what each costs given the others."""
         boxes[:] = [np.zeros((len(words), 4)) for _ in layouts]  # per plot area: each word's label box
         lines[:] = [[np.empty((0, 2))] * len(words) for _ in layouts]  # and the points of its leader
         chosen[:] = -1
@@ -250,19 +250,19 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
                     moved = True
             if not moved:
                 break
-        total = sum(costs_of_places(index, chosen >= 0)[0][chosen[index]] for index in order)
-        return chosen.copy(), float(total)
+        return chosen.copy(), np.array([costs_of_places(index, chosen >= 0)[0][chosen[index]]
+                                        for index in range(len(words))])
 
     boxes, lines = [], []
     chosen = np.full(len(words), -1)
     order = np.argsort(-crowd, kind="stable")
     # A word cut at the edge costs as much as a word on another; but a greedy pass that knows it
     # may crowd a cluster into a cover that no single move undoes (a word cut by a few pixels
-    # was the cheaper way out). Where the first pass leaves such a cost, a second starts from the
-    # greedy pass without it, and the cheaper of the two is kept.
-    places, total = place_all(CUT_COST)
-    if total >= COVER_COST:
-        places = min([(places, total), place_all(0.0)], key=lambda result: result[1])[0]
+    # was the cheaper way out). Where the first start leaves a word that costs that much, a
+    # second starts from the greedy pass without it, and the cheaper of the two is kept.
+    places, costs = place_all(CUT_COST)
+    if costs.max() >= COVER_COST:  # a word on another, or cut
+        places = min([(places, costs), place_all(0.0)], key=lambda result: result[1].sum())[0]
     chosen = places
     return [Label(sides[choice], None if lengths[choice] == 0
                   else tuple(float(v) for v in coords[index] + shifts[choice]))
