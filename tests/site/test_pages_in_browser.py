@@ -488,9 +488,9 @@ POINT_LABELS = r"""gd => [...gd.querySelectorAll('.scatterlayer .textpoint text'
             const id = url && url !== 'none' && url.slice(url.indexOf('#') + 1, url.lastIndexOf(')'));
             const rect = id && document.getElementById(id)?.querySelector('rect');
             if (rect) {  // in the user space of the element that it clips
-                const m = e.getScreenCTM(), box = rect.getBBox();
-                const xs = [box.x, box.x + box.width].map(x => m.a * x + m.e);
-                const ys = [box.y, box.y + box.height].map(y => m.d * y + m.f);
+                const m = e.getScreenCTM(), area = rect.getBBox();
+                const xs = [area.x, area.x + area.width].map(x => m.a * x + m.e);
+                const ys = [area.y, area.y + area.height].map(y => m.d * y + m.f);
                 clip = {left: Math.min(...xs), right: Math.max(...xs),
                         top: Math.min(...ys), bottom: Math.max(...ys)};
             }

@@ -227,7 +227,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
             leader = leaders[choice]
             lines[area_index][index] = leader[~np.isnan(leader[:, 0])]
 
-    def place_all(greedy_cut_cost: float) -> tuple[np.ndarray, float]:
+    def place_all(greedy_cut_cost: float) -> tuple[np.ndarray, np.ndarray]:
         """Greedy: the most crowded words first, each where it costs least given those before it
         (the first of equal costs: beside the point before a leader), with ``greedy_cut_cost``
         for a word cut at the edge. Then, while it helps, each word in turn moves where it costs
