@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 
@@ -650,13 +651,19 @@ def test_a_box_that_scrolls_sideways_is_a_named_tab_stop_on_a_phone(browser, sit
     page = result.page
     try:
         page.mouse.wheel(0, 4000)  # bring boxes near the screen: each is measured as it comes
-        page.wait_for_function("""() => document.querySelectorAll(
-            '.pst-scrollable-table-container[tabindex="0"], pre[tabindex="0"]').length > 0""", timeout=10_000)
-        boxes = page.evaluate("""() => [...document.querySelectorAll(
+        # The theme makes its boxes tab stops when the page has loaded; course-tab-stops.js
+        # names them once the browser is idle: wait for that, then read what it left.
+        boxes_script = """() => [...document.querySelectorAll(
             '.pst-scrollable-table-container, pre, .cell_output > .output')]
             .filter(box => box.tabIndex === 0)
             .map(box => [box.className || box.tagName, box.getAttribute('role'),
-                         box.getAttribute('aria-label') || ''])""")
+                         box.getAttribute('aria-label') || ''])"""
+        with contextlib.suppress(PlaywrightTimeoutError):  # the assertion says what is left unnamed
+            page.wait_for_function(f"""() => {{ const boxes = ({boxes_script})();
+                return boxes.length > 0 && boxes.every(([, role, name]) => role === 'region'
+                                                       && name.endsWith('scrolls sideways')); }}""",
+                                   timeout=10_000)
+        boxes = page.evaluate(boxes_script)
         unnamed = [box for box in boxes if box[1] != "region" or not box[2].endswith("scrolls sideways")]
         assert boxes and unnamed == [], unnamed
     finally:
