@@ -209,13 +209,53 @@
   // stay). The drawing's SVG is hidden from screen readers, which read the figure's name (its
   // caption) and description (what the chart writes: course-explorer-keys.js) instead of some
   // sixty tick labels one by one; so is the off-screen SVG Plotly measures text with.
+  //
+  // The toolbar says it is one (role="toolbar") but made each of its other buttons a tab stop
+  // too: five per chart before the next control. As WAI-ARIA's toolbar pattern has it, the
+  // toolbar is now one tab stop, the button last used (the first at the start), and the arrow
+  // keys, Home and End move between its buttons (toolbarKeys).
+  function toolbarButtons(gd) {
+    return [].filter.call(gd.querySelectorAll('.modebar-btn'), function (button) {
+      return button.dataset.attr !== 'dragmode';
+    });
+  }
+
   function quietPlotlyInternals(gd) {
     gd.querySelectorAll('.modebar-btn[data-attr="dragmode"]').forEach(function (button) {
       if (button.tabIndex !== -1) { button.tabIndex = -1; }
     });
+    var buttons = toolbarButtons(gd);
+    var current = Math.min(gd.courseToolbarButton || 0, buttons.length - 1);
+    buttons.forEach(function (button, index) {
+      var stop = index === current ? 0 : -1;
+      if (button.tabIndex !== stop) { button.tabIndex = stop; }
+    });
     var drawings = [].slice.call(gd.querySelectorAll('svg.main-svg'));
     drawings.concat([document.getElementById('js-plotly-tester')]).forEach(function (svg) {
       if (svg && svg.getAttribute('aria-hidden') !== 'true') { svg.setAttribute('aria-hidden', 'true'); }
+    });
+  }
+
+  var TOOLBAR_MOVES = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1};
+
+  function toolbarKeys(gd) {
+    gd.addEventListener('focusin', function (event) {  // a button used, by key or pointer
+      var index = toolbarButtons(gd).indexOf(event.target);
+      if (index >= 0 && index !== gd.courseToolbarButton) {
+        gd.courseToolbarButton = index;
+        quietPlotlyInternals(gd);
+      }
+    });
+    gd.addEventListener('keydown', function (event) {
+      var buttons = toolbarButtons(gd);
+      var index = buttons.indexOf(event.target);
+      if (index < 0 || event.altKey || event.ctrlKey || event.metaKey) { return; }
+      var next = event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1
+        : event.key in TOOLBAR_MOVES ? (index + TOOLBAR_MOVES[event.key] + buttons.length) % buttons.length
+        : null;
+      if (next === null) { return; }
+      event.preventDefault();
+      buttons[next].focus();  // focusin makes it the toolbar's tab stop
     });
   }
 
@@ -258,6 +298,7 @@
       gd.style.height = fitted.layout.height + 'px';
       return Plotly.newPlot(gd, fitted.data, fitted.layout, config).then(function () {
         quietPlotlyInternals(gd);
+        toolbarKeys(gd);
         gd.on('plotly_afterplot', function () { quietPlotlyInternals(gd); });  // the toolbar is redrawn
         return narrow ? clearSliders(Plotly, gd).then(function () { return clearLegend(Plotly, gd); }) : null;
       }).then(function () {

@@ -615,7 +615,7 @@ def test_every_button_the_keyboard_reaches_shows_where_the_focus_is(browser, sit
     """The search field, the sidebar toggle and the launch, source and download menus showed no
     focus ring (Bootstrap clears it), and Plotly's toolbar rang in 1 px black, invisible in dark
     mode. Every button reached by Tab draws a ring now, and the toolbar's drag modes, which a key
-    cannot use, are no tab stops."""
+    cannot use, are no tab stops (the toolbar's other buttons are reached by its arrows)."""
     result = visit(browser, f"{site_url}/book/lessons/02_one_hot.html", site_url, color_scheme=scheme)
     page = result.page
     try:
@@ -636,9 +636,9 @@ def test_every_button_the_keyboard_reaches_shows_where_the_focus_is(browser, sit
                 unringed.append(focused["name"])
             seen.add(focused["name"])
             assert not focused["drag"], f"the toolbar's drag mode '{focused['name']}' is a tab stop"
-            if focused["toolbar"] and "Reset axes" in seen:
+            if focused["toolbar"]:  # one tab stop (the arrows move in it: the next test)
                 break
-        assert "Reset axes" in seen and "Download this page" in seen, sorted(seen)
+        assert "Download plot as a PNG" in seen and "Download this page" in seen, sorted(seen)
         assert unringed == [], f"{scheme}: buttons without a focus ring: {unringed}"
     finally:
         page.context.close()
@@ -666,5 +666,50 @@ def test_a_box_that_scrolls_sideways_is_a_named_tab_stop_on_a_phone(browser, sit
         boxes = page.evaluate(boxes_script)
         unnamed = [box for box in boxes if box[1] != "region" or not box[2].endswith("scrolls sideways")]
         assert boxes and unnamed == [], unnamed
+    finally:
+        page.context.close()
+
+
+def test_a_chart_s_toolbar_is_one_tab_stop_whose_arrows_move_between_its_buttons(browser, site_url):
+    """Plotly's toolbar (role="toolbar") made each of its five buttons a tab stop, on every chart
+    at a desktop's width. It is one stop now: the arrow keys, Home and End move between its
+    buttons (each showing its ring), a key works the button, Tab leaves the toolbar, and
+    Shift+Tab comes back to the button last used."""
+    result = visit(browser, f"{site_url}/book/lessons/02_one_hot.html", site_url)
+    page = result.page
+    try:
+        figure = page.locator(".course-plot").first
+        figure.scroll_into_view_if_needed()
+        page.wait_for_function("gd => gd.dataset.state === 'drawn'", arg=figure.element_handle())
+        stops = figure.evaluate("gd => [...gd.querySelectorAll('.modebar-btn')].filter(b => b.tabIndex === 0)"
+                                ".map(b => b.getAttribute('aria-label'))")
+        assert stops == ["Download plot as a PNG"], stops
+        figure.locator(".modebar-btn").first.focus()
+
+        def focused():
+            return page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+                return [e.getAttribute('aria-label'),
+                        s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2]; }""")
+
+        walk = []
+        keys = ["ArrowRight", "ArrowRight", "End", "ArrowRight", "ArrowLeft", "Home", "ArrowLeft",
+                "ArrowDown"]
+        for key in keys:
+            page.keyboard.press(key)
+            walk.append(focused())
+        assert walk == [["Zoom in", True], ["Zoom out", True], ["Reset axes", True],
+                        ["Download plot as a PNG", True], ["Reset axes", True],
+                        ["Download plot as a PNG", True], ["Reset axes", True],
+                        ["Download plot as a PNG", True]], walk
+        page.keyboard.press("ArrowRight")  # to "Zoom in", and use it
+        ranges = "gd => JSON.stringify([gd._fullLayout.xaxis.range, gd._fullLayout.yaxis.range])"
+        before = figure.evaluate(ranges)
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"([gd, before]) => ({ranges})(gd) !== before",
+                               arg=[figure.element_handle(), before], timeout=5000)  # it zoomed
+        page.keyboard.press("Tab")
+        assert not page.evaluate("() => document.activeElement.classList.contains('modebar-btn')"), focused()
+        page.keyboard.press("Shift+Tab")
+        assert focused() == ["Zoom in", True]
     finally:
         page.context.close()
