@@ -121,7 +121,8 @@ def test_extension_figure_reads_whole_on_a_desktop_and_on_a_phone(results):
 
 @pytest.mark.retrains  # drawn from lesson 8's extension models, trained again
 def test_extension_figure_draws_each_seed_range_between_thin_lines_in_its_methods_colour(results):
-    """Zero-shot, three methods' bands coincide: filled alone, they mixed into an unnamed grey."""
+    """Zero-shot, three methods' bands coincide: filled alone, they mixed into an unnamed grey.
+    No translucent fill is drawn over the panels (a stack of them mixes so again)."""
     from matplotlib.colors import same_color
 
     from embedding_course import plotting
@@ -138,6 +139,8 @@ def test_extension_figure_draws_each_seed_range_between_thin_lines_in_its_method
             assert len(thin) == 2, (phase, method, len(thin))
             assert np.array_equal(thin[0], curves[:, answered].min(0)), (phase, method)
             assert np.array_equal(thin[1], curves[:, answered].max(0)), (phase, method)
+        fills = [c for c in axes.collections if c.get_alpha() is not None and c.get_alpha() < 1]
+        assert fills == [], (phase, "translucent fills")
 
 
 def test_pi_turns_3_places_back_into_an_angle_close_to_7_back():

@@ -229,13 +229,11 @@ def extension_figure(results: ExtensionResults) -> Figure:
                 label=rope_scaling.METHOD_NAMES[method],
                 linestyle=("-", "--", ":", "-.")[index % 4],
             )
-            # The band's edges in the method's colour over a faint fill: where the bands of
-            # several methods coincide (zero-shot: unchanged, NTK-aware and YaRN), stacked fills
-            # alone mix into a grey that no legend entry names.
-            axes.fill_between(lengths_shown, curves.min(0), curves.max(0), color=color, alpha=0.06,
-                              linewidth=0)
+            # The seed range as two thin lines in the method's colour, unfilled: where the ranges
+            # of several methods coincide (zero-shot: unchanged, NTK-aware and YaRN), stacked
+            # translucent fills or edges mix into a grey that no legend entry names.
             for edge in (curves.min(0), curves.max(0)):
-                axes.plot(lengths_shown, edge, color=color, linewidth=0.6, alpha=0.6)
+                axes.plot(lengths_shown, edge, color=color, linewidth=0.6)
         # the training lengths shaded and their end marked, named in the legend, as in lesson 7
         axes.axvspan(0.5, models.train_len + 0.5, color="0.92", zorder=0)
         axes.axvline(models.train_len + 0.5, color="0.35", linestyle="--", linewidth=1,
