@@ -43,12 +43,13 @@ CELL_LIMIT_SECONDS = 300  # lesson 7's experiment is the longest cell, about a m
 NOTEBOOK_LIMIT_SECONDS = 900
 # The pages whose glued numbers come from training, from random samples, or from searches over
 # real float32 tables where a near-tie could tip: their prose is also checked against a run
-# with PyTorch's portable kernels, and their raw glued values must move between the set-ups.
+# with PyTorch's portable kernels. Which of their raw values move between the set-ups depends
+# on the CPU (lesson 8's moved on an AMD EPYC, none on an Intel Xeon, both with AVX-512), so
+# no test asks that they move: test_prose_stability.py shows on every machine that the
+# set-ups round differently.
 TRAINS_OR_SAMPLES = [REPO_ROOT / "book" / "lessons" / name for name in (
     "03_dense_lookup.md", "04_sinusoidal_positions.md", "05_combined_pipeline.md", "06_seeing_embeddings.md",
     "07_length_generalisation.md", "08_rotary_positions.md", "09_questions.md")]
-# Lesson 7 trains in float64: the set-ups here move none of its raw values (other CPUs may).
-IN_FLOAT64 = [REPO_ROOT / "book" / "lessons" / "07_length_generalisation.md"]
 
 
 def run_notebook(notebook_path, executed_path, cell_limit=CELL_LIMIT_SECONDS, environment=None,
@@ -225,5 +226,3 @@ def test_every_number_the_prose_quotes_reads_the_same_under_every_set_up(learner
     moved = prose_stability.moved(results)
     assert not moved["texts"], f"{page.name}: the prose reads differently under {list(results)}: " + str(
         moved["texts"])
-    if page in TRAINS_OR_SAMPLES and page not in IN_FLOAT64:  # the set-ups bite on this page
-        assert moved["values"], f"{page.name}: no raw glued value moved between {list(results)}"
