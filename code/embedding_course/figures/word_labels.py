@@ -180,41 +180,61 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
     beside = (lengths == 0)[:, None] * away  # (C, 2): the gap's direction, none at a leader's end
     base_costs = np.where(lengths == 0, 0.0, LEADER_COST)
 
+    def geometry(index: int) -> list[tuple]:
+        """Word ``index``'s places, per plot area, and what in their cost depends on nothing
+        else: each place's label box (C, 4), leader points (C, S, 2; NaN past its end), the
+        leaders' own points (V, 2) with the place each is on (V,), and the cost of the markers
+        under each label, of each leader's length, and the label's pixels outside the plot."""
+        if index not in geometries:
+            size = sizes[index]
+            radius = float(radii[index, 0])
+            # each place's box's lower-left corner from its anchor, in px
+            corner = np.column_stack([(away[:, 0] - 1) / 2 * size[0],
+                                      (away[:, 1] / 2 - 0.25 - DESCENT) * font_px])  # (C, 2)
+            corner += beside * (radius / 0.8 + 1)
+            others = np.arange(len(words)) != index
+            per_area = []
+            for pixels, scale, area, marker in zip(layouts, scales, plot_areas, markers, strict=True):
+                point = pixels[index]
+                anchors = point + shifts * scale  # (C, 2)
+                corners = anchors + corner
+                candidate_boxes = np.hstack([corners, corners + size])  # (C, 4)
+                leaders = _leader_points(point, anchors, skip=radius + 1)  # (C, S, 2)
+                on_leader = ~np.isnan(leaders[..., 0])  # (C, S)
+                per_area.append((
+                    candidate_boxes, leaders, leaders[on_leader], np.nonzero(on_leader)[0],
+                    MARKER_COST * _overlaps(candidate_boxes, marker[others]),
+                    LENGTH_COST * np.linalg.norm(anchors - point, axis=1) / len(layouts),
+                    size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))))
+            geometries[index] = per_area
+        return geometries[index]
+
     def costs_of_places(index: int, placed: np.ndarray,
                         cut_cost: float = CUT_COST) -> tuple[np.ndarray, list]:
         """What each place costs word ``index``, given the labels and leaders of the words
         ``placed`` (N,) bool (a word cut at the edge: ``cut_cost``); and each place's label boxes
         and leader points, per plot area."""
-        size = sizes[index]
-        radius = float(radii[index, 0])
-        # each place's box's lower-left corner from its anchor, in px
-        corner = np.column_stack([(away[:, 0] - 1) / 2 * size[0],
-                                  (away[:, 1] / 2 - 0.25 - DESCENT) * font_px])  # (C, 2)
-        corner += beside * (radius / 0.8 + 1)
         others = np.arange(len(words)) != index
         placed = placed & others
         costs = base_costs.copy()
         candidates = []
-        for pixels, scale, area, taken, drawn, marker in zip(layouts, scales, plot_areas, boxes, lines,
-                                                             markers, strict=True):
+        for place, taken, drawn, marker in zip(geometry(index), boxes, lines, markers, strict=True):
+            candidate_boxes, leaders, points, owner, under_label, length, outside = place
             taken = taken[placed]  # (M, 4) the other words' labels
             drawn = np.concatenate([drawn[other] for other in np.flatnonzero(placed)] or [np.empty((0, 2))])
-            point = pixels[index]
-            anchors = point + shifts * scale  # (C, 2)
-            corners = anchors + corner
-            candidate_boxes = np.hstack([corners, corners + size])  # (C, 4)
-            leaders = _leader_points(point, anchors, skip=radius + 1)  # (C, S, 2)
             costs += _overlaps(candidate_boxes, taken, COVER_COST)
-            costs += MARKER_COST * _overlaps(candidate_boxes, marker[others])
-            costs += LENGTH_COST * np.linalg.norm(anchors - point, axis=1) / len(layouts)
-            # a leader through a label or over a marker; a label over a leader drawn before
-            through = _inside(leaders.reshape(-1, 2), taken, each=True).reshape(*leaders.shape[:2], -1)
-            costs += CROSS_COST * through.any(axis=1).sum(axis=1)
-            over = _inside(leaders.reshape(-1, 2), marker[others]).reshape(leaders.shape[:2])
+            costs += under_label
+            costs += length
+            # a leader through a label or over a marker (its own points only: ``points``, each on
+            # the leader of place ``owner``); a label over a leader drawn before
+            point_index, label_index = np.nonzero(_inside(points, taken, each=True))  # (V, M) hits
+            through = np.zeros((len(shifts), len(taken)), dtype=bool)  # (C, M) leader crosses label
+            through[owner[point_index], label_index] = True
+            costs += CROSS_COST * through.sum(axis=1)
+            over = np.bincount(owner[_inside(points, marker[others])], minlength=len(shifts))  # (C,)
             covered = _inside(drawn, candidate_boxes, each=True)  # (P, C)
             costs += CROSS_COST * covered.any(axis=0)
-            costs += LINE_COST * LINE_STEP * (over.sum(axis=1) + covered.sum(axis=0))
-            outside = size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))
+            costs += LINE_COST * LINE_STEP * (over + covered.sum(axis=0))
             costs += OUTSIDE_COST * outside + cut_cost * (outside > 1.0)
             candidates.append((candidate_boxes, leaders))
         return np.round(costs, 1), candidates  # in square pixels: a rounding speck is no overlap
@@ -254,6 +274,7 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
                                         for index in range(len(words))])
 
     boxes, lines = [], []
+    geometries: dict[int, list[tuple]] = {}
     chosen = np.full(len(words), -1)
     order = np.argsort(-crowd, kind="stable")
     # A word cut at the edge costs as much as a word on another; but a greedy pass that knows it
