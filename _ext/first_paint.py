@@ -9,9 +9,9 @@ Bootstrap script at the reader's first move. This module supplies what that head
 
 * the one stylesheet, ``_static/styles/course-site.css``: every sheet the pages would link, in
   the same order, the theme's own included (``tools/css-js/bundle_css.js``: imports inlined,
-  ``url()`` rebased). The pages link it with a version made from the sheets as they are when
-  the first page is written, and it is written after the last. (An edit to a sheet under
-  ``_ext`` makes ``tools/build_book.py`` write every page again, and so the bundle.)
+  ``url()`` rebased). The pages link it with a version made from the sheets that go into it,
+  and it is written after the last page. (An edit to a sheet under ``_ext`` makes
+  ``tools/build_book.py`` write every page again, and so the bundle.)
 * the theme's rules that no page can use are left out of the bundle (the npm package
   ``purgecss``: a rule stays when every class, id and attribute it names occurs in a page or
   in a script the site serves). The course's own stylesheets stay whole;
@@ -28,6 +28,7 @@ import base64
 import zlib
 from pathlib import Path
 
+from myst_nb.sphinx_ext import add_global_html_resources
 from node_tools import run_node_script
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -100,13 +101,14 @@ def icon_fonts(outdir: Path, characters: list[int]) -> dict[str, str]:
 
 class Bundle:
     """The one stylesheet of a build: its version known before the first page is written, its
-    file made after the last (some extensions copy their sheets only then)."""
+    file made after the last (it keeps only the rules the pages use)."""
 
     def __init__(self, outdir: Path, sheets: list[str]):
         self.outdir, self.sheets = outdir, sheets
-        # The sheets as they are now: a sheet not copied yet counts by its name (MyST-NB's
-        # carries its content's hash in its name).
-        self.version = checksum(b"".join(sheet.encode() + _read(outdir / sheet) for sheet in sheets))
+        missing = [sheet for sheet in sheets if not (outdir / sheet).exists()]
+        if missing:
+            raise FirstPaintError(f"stylesheets not in the site when its first page is written: {missing}")
+        self.version = checksum(b"".join(sheet.encode() + (outdir / sheet).read_bytes() for sheet in sheets))
 
     def check(self, pagename: str, sheets: list[str]) -> None:
         """Every page links the same stylesheets, so that one bundle serves them all."""
@@ -126,10 +128,6 @@ class Bundle:
         (self.outdir / BUNDLE).write_text(css, encoding="utf-8")
 
 
-def _read(path: Path) -> bytes:
-    return path.read_bytes() if path.exists() else b""
-
-
 _bundles: dict[int, Bundle] = {}  # by builder: one per build
 
 
@@ -139,6 +137,9 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
     sheets = [*THEME_SHEETS, *(str(css.filename) for css in context.get("css_files", []))]
     bundle = _bundles.get(id(app.builder))
     if bundle is None:
+        # Sphinx has copied the static files; MyST-NB copies its sheet when the build ends, which
+        # is too late for the version: its own step, run now (it runs again at the end).
+        add_global_html_resources(app, None)
         bundle = _bundles[id(app.builder)] = Bundle(outdir, sheets)
     bundle.check(pagename, sheets)
     context["course_stylesheet"] = BUNDLE

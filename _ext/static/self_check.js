@@ -1,7 +1,8 @@
 /* Self-check for the exercises on the static site: no kernel needed.
  *
- * Each exercise form (.course-self-check) carries its declaration as JSON, written at build
- * time by embedding_course.exercises.self_check from the same data the Python checkers use.
+ * Each exercise form (.course-self-check) carries its declaration as JSON: the exercise's own
+ * output in the notebook (the same data the Python checkers use), which the build's renderer
+ * (_ext/course_outputs.py) writes into the form.
  * This script reads what the reader typed, judges it with the same rules and messages as
  * embedding_course/exercises/engine.py, and writes the verdict into the form's live region.
  */

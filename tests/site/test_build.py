@@ -259,6 +259,20 @@ def test_a_style_change_rewrites_the_pages_without_running_them(life):
     before = life["other"][1]["other"]
     assert _stamp(html["other"]) == _stamp(before), "the page was executed again"
     assert html["other"] != before  # its stylesheet link carries the new version
+    assert _stylesheet(html["other"]) != _stylesheet(before)
+
+
+def _stylesheet(html: str) -> str:
+    return re.search(r'href="[^"]*course-site\.css\?v=(\w+)"', html).group(1)
+
+
+def test_a_cold_build_links_the_stylesheet_as_a_rebuild_does(life):
+    """The stylesheet's version follows the sheets alone: a cold build and a build that writes
+    the pages over an earlier build's output link the same version (MyST-NB copies its sheet at
+    the end of a build, so a cold build once counted it by its name only)."""
+    rewritten, cold = life["configuration"][1]["page"], life["cold again"][1]["page"]
+    assert _stylesheet(cold) == _stylesheet(rewritten)
+    assert _stylesheet(life["site code"][1]["page"]) == _stylesheet(life["style"][1]["page"])
 
 
 def test_the_pages_run_their_arithmetic_on_one_path_on_every_x86_machine(life, tmp_path, monkeypatch):

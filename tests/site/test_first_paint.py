@@ -229,6 +229,17 @@ def test_every_page_must_link_the_stylesheets_the_bundle_holds(tiny_site):
         bundle.check("book/other", [*sheets, "_static/extra.css"])
 
 
+def test_the_bundle_s_version_follows_its_sheets_and_needs_every_one_of_them(tiny_site):
+    outdir, sheets, _ = tiny_site
+    version = first_paint.Bundle(outdir, sheets).version
+    assert first_paint.Bundle(outdir, sheets).version == version
+    with (outdir / "_static" / "course.css").open("a") as sheet:
+        sheet.write(".another-rule { color: teal }\n")
+    assert first_paint.Bundle(outdir, sheets).version != version
+    with pytest.raises(first_paint.FirstPaintError, match=r"not in the site .*_static/late\.css"):
+        first_paint.Bundle(outdir, [*sheets, "_static/late.css"])
+
+
 def test_built_pages_have_one_stylesheet_and_no_blocking_script(built_site):
     pages = [f"{docname}.html" for docname in toc_docnames()] + ["search.html", "genindex.html"]
     for name in pages:
