@@ -18,7 +18,7 @@ import yaml
 
 from embedding_course.device import build_info
 
-from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
+from .conftest import FRONT_MATTER, REPO_ROOT, code_cell, toc_docnames
 
 BUILD_SCRIPT = REPO_ROOT / "tools" / "build_book.py"
 
@@ -323,6 +323,25 @@ def test_sphinx_starts_once_every_page_has_run(life):
     output, html, _ = life["cold"]
     assert output.index("executed book/slow.md") < output.index("build_book: jupyter-book build")
     assert "slow page done" in html["slow"]
+
+
+# A wall-clock time in a cell's output ("in 59.8 s"): the one thing two builds on one machine
+# write differently.
+WALL_CLOCK = re.compile(r"\b\d+(?:\.\d+)?\s+(?:s|secs?|seconds|ms|min|minutes)\b")
+
+
+def test_only_the_pages_the_build_page_names_print_a_wall_clock_time(built_site):
+    """The build page says two builds give bit-identical pages but for the times that lesson 7's
+    and lesson 8's experiments print: no other page's cell output prints one."""
+    printing = set()
+    for docname in toc_docnames():
+        html = (built_site / f"{docname}.html").read_text()
+        for output in re.findall(r'<div class="cell_output[^"]*">(.*?)</div>\s*</div>', html, re.S):
+            if WALL_CLOCK.search(re.sub(r"<[^>]+>", "", output)):
+                printing.add(Path(docname).name)
+    assert printing == {"07_length_generalisation", "08_rotary_positions"}, printing
+    claim = " ".join((built_site / "book" / "about" / "build.html").read_text().split())
+    assert "but for how long lesson 7’s and lesson 8’s experiments took" in claim
 
 
 def _digest_outputs(html_root: Path) -> dict[str, str]:
