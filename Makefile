@@ -7,6 +7,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
+# Python keeps what it compiles (__pycache__, which git ignores), and pytest its rewritten test
+# modules: where PYTHONDONTWRITEBYTECODE=1 is set, as on many CI images, every process compiled
+# them again (the package tests took 78-88 s on two workers here, against 72-80 s without it).
+unexport PYTHONDONTWRITEBYTECODE
+
 
 .PHONY: site book page venv lock sync vendor browser test check lint notebooks serve bench clean
 
@@ -22,9 +27,9 @@ LOCK := $(if $(filter cuda,$(TORCH)),requirements-cuda.txt,requirements.txt)
 # find-links folder that holds torch-X+cpu) must have it.
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 
-# pip compiles every installed module (74 s of the lock file's 161 s here). Keep it: where
-# PYTHONDONTWRITEBYTECODE=1 is set, as on many CI images, nothing compiled later is kept, and
-# every process would compile torch again (--no-compile: the pages took 45 % more CPU).
+# pip compiles every installed module (74 s of the lock file's 161 s here). Keep it: without it,
+# the first build's processes would each compile torch at once (--no-compile: the pages took
+# 45 % more CPU where PYTHONDONTWRITEBYTECODE=1 kept nothing).
 $(VENV)/.installed: $(LOCK) requirements-nodeps.txt code/pyproject.toml _ext/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@cpu_index=""; if [ "$(TORCH)" = cpu ]; then \
