@@ -45,6 +45,22 @@ def test_binder_pins_match_the_site_build():
     assert mismatched == {}
 
 
+def test_the_cpu_lock_hashes_torch_for_x86_64_and_arm64():
+    """``make`` installs requirements.txt with --require-hashes on every machine without a CUDA
+    GPU: torch's CPU build is a different file on x86-64 and on arm64 (PyTorch's CPU index holds
+    one per machine kind for each Python), so the lock needs the sha256 of each. pip-compile
+    hashes only the files it can see; where the CPU index does not answer, that is one."""
+    entry = re.search(r"^torch==(\S+) \\\n((?:\s+--hash=sha256:[0-9a-f]{64}(?: \\)?\n)+)",
+                      (REPO_ROOT / "requirements.txt").read_text(), re.MULTILINE)
+    assert entry, "requirements.txt pins no torch with hashes"
+    assert entry.group(1).endswith("+cpu"), f"requirements.txt pins torch {entry.group(1)}, not the CPU build"
+    hashes = re.findall(r"sha256:([0-9a-f]{64})", entry.group(2))
+    assert len(set(hashes)) >= 2, (
+        f"torch {entry.group(1)} has {len(set(hashes))} hash in requirements.txt: an arm64 (or x86-64) "
+        "machine could not install it. Run `make lock` where https://download.pytorch.org/whl/cpu "
+        "answers, or add the missing wheel's sha256 from that index's listing (requirements.in says so).")
+
+
 def test_binder_runs_the_oldest_python_the_package_declares_and_every_pin_supports():
     """Binder builds on repo2docker's default Python (3.10) unless binder/runtime.txt names one."""
     from importlib import metadata
