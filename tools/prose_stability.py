@@ -19,8 +19,10 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import platform
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -49,6 +51,10 @@ SETUPS = {
     PORTABLE: {"ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "MKL_CBWR": "COMPATIBLE"},
 }
+# Where PyTorch's own kernels are already its portable ones (an arm64 CPU without 256-bit SVE,
+# whose capability is "DEFAULT"), ATEN_CPU_CAPABILITY=default changes nothing: there the portable
+# set-up also takes OpenBLAS's generic kernels for the machine (torch's BLAS on arm64).
+GENERIC_BLAS = {"aarch64": "ARMV8"}
 # A float32 sum whose last digits follow the order of the additions: it shows that the set-ups
 # above really round differently on this machine.
 ROUNDING_PROBE = ("import torch; g = torch.Generator().manual_seed(0); "
@@ -56,9 +62,29 @@ ROUNDING_PROBE = ("import torch; g = torch.Generator().manual_seed(0); "
                   "print(repr(x.sum().item()), repr((x @ x).item()))")
 
 
+def portable_variables(machine: str, capability: str) -> dict[str, str]:
+    """The portable set-up's variables on a ``machine`` (``platform.machine()``) whose PyTorch
+    picks the kernels ``capability`` (``torch.backends.cpu.get_cpu_capability()``) by itself."""
+    variables = dict(SETUPS[PORTABLE])
+    if capability == "DEFAULT" and machine in GENERIC_BLAS:
+        variables["OPENBLAS_CORETYPE"] = GENERIC_BLAS[machine]
+    return variables
+
+
+@functools.cache
+def native_capability() -> str:
+    """The kernels PyTorch picks on this machine when nothing tells it which."""
+    environment = {name: value for name, value in os.environ.items() if name != "ATEN_CPU_CAPABILITY"}
+    probe = "import torch; print(torch.backends.cpu.get_cpu_capability())"
+    return subprocess.run([sys.executable, "-c", probe], env=environment, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def environment(setup: str) -> dict[str, str]:
     """The environment a set-up runs in: this one without the build's pins, then the set-up's."""
     variables = SETUPS[setup]
+    if setup == PORTABLE:
+        variables = portable_variables(platform.machine(), native_capability())
     base = {name: value for name, value in os.environ.items() if name not in PINNED}
     if variables == "pinned":
         saved = {name: os.environ.pop(name) for name in PINNED if name in os.environ}
