@@ -55,7 +55,10 @@ def fresh_python(tmp_path_factory) -> Path:
 
 
 def run_cell(python: Path, source: str, cwd: Path, env: dict | None = None) -> str:
-    result = subprocess.run([python, "-c", source], capture_output=True, text=True, cwd=cwd, timeout=60,
+    # -B: no compiled copy of the fake modules a test writes in ``cwd``. Python takes a module's
+    # compiled copy while its source has the same size and the same mtime in whole seconds, and a
+    # test rewrites one within a second ("7.7.1" and "8.1.5" are the same size).
+    result = subprocess.run([python, "-B", "-c", source], capture_output=True, text=True, cwd=cwd, timeout=60,
                             env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
