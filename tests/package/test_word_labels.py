@@ -180,6 +180,26 @@ def test_lesson_6_word_map_cuts_no_word_at_the_plot_s_edge():
         assert cut == [], (width, height, cut)
 
 
+def test_lesson_6_word_map_draws_no_leader_longer_than_the_limit_on_any_plot_area():
+    """Fig. 6.3's leaders are sized on the 320 px phone's plot; the desktop's plot is three
+    times as wide, and sideways leaders (berlin's, india's, paris's, black's) ran up to 172 px
+    across it, far from any crowd. None may pass ``LEADER_LIMIT`` at any of its plot areas."""
+    from embedding_course import glove, projection
+
+    words, _ = glove.sample_groups(["animals", "colours", "countries", "capitals", "numbers", "royalty"],
+                                   per_group=8)
+    coords = projection.project(glove.load_glove().vectors(words), 2)[0].astype(np.float64)
+    ranges = word_labels.axis_ranges(coords)
+    labels = word_labels.place_labels(coords, words, ranges=ranges)
+    assert any(label.anchor is not None for label in labels)  # the crowds still take leaders
+    spans = np.array([high - low for low, high in ranges])
+    for area in word_labels.PLOT_AREAS:
+        scale = np.array(area) / spans  # px per unit
+        lengths = {word: round(float(np.linalg.norm((np.array(label.anchor) - point) * scale)))
+                   for word, label, point in zip(words, labels, coords, strict=True) if label.anchor}
+        assert max(lengths.values()) <= word_labels.LEADER_LIMIT, (area, lengths)
+
+
 def test_lesson_6_explorer_writes_no_word_on_another_for_boxing():
     """The neighbour explorer's "boxing" (its eight neighbours: weight classes, "wbc" and
     "tennis"): with ``CUT_COST`` counted in the greedy pass, "wbc" landed on "tennis" at

@@ -59,6 +59,10 @@ COVER_COST = 1000.0  # a label on another label at all: more than anything else 
 CROSS_COST = 500.0  # a leader through a label (or a label over a leader): the word can still be read
 LEADER_COST = 40.0  # a leader at all: more than a label over a sliver of a marker's edge
 LENGTH_COST = 2.0  # and per pixel of its length (averaged over the plot areas)
+# A leader is sized on the smallest plot area, and the others stretch it: on a desktop's plot,
+# three times as wide as a 320 px phone's, a sideways leader ran 172 px across Fig. 6.3 and
+# seemed to point at nothing. One longer than this on any plot area costs as much as a cover.
+LEADER_LIMIT = 100.0  # px
 MARKER_COST = 3.0  # a pixel of a marker under a label: a word on a point reads as that point's
 LINE_COST = 6.0  # a pixel of a leader over a marker or through a label
 OUTSIDE_COST = 10.0  # a pixel of a label outside the plot (Plotly cuts it off there)
@@ -200,11 +204,12 @@ def place_labels(coords, words: Sequence[str], *, ranges: Sequence[Sequence[floa
                 corners = anchors + corner
                 candidate_boxes = np.hstack([corners, corners + size])  # (C, 4)
                 leaders = _leader_points(point, anchors, skip=radius + 1)  # (C, S, 2)
+                reach = np.linalg.norm(anchors - point, axis=1)  # (C,) each leader's length, px
                 on_leader = ~np.isnan(leaders[..., 0])  # (C, S)
                 per_area.append((
                     candidate_boxes, leaders, leaders[on_leader], np.nonzero(on_leader)[0],
                     MARKER_COST * _overlaps(candidate_boxes, marker[others]),
-                    LENGTH_COST * np.linalg.norm(anchors - point, axis=1) / len(layouts),
+                    LENGTH_COST * reach / len(layouts) + COVER_COST * (reach > LEADER_LIMIT),
                     size.prod() - _overlaps(candidate_boxes, np.array([[0.0, 0.0, *area]]))))
             geometries[index] = per_area
         return geometries[index]
