@@ -61,9 +61,9 @@ def test_the_page_is_styled_in_its_final_theme_from_the_start(browser, site_url,
 
 
 # What the page holds when the browser first renders it (its first animation frame).
-FIRST_FRAME = """window.courseFirstFrame = new Promise(resolve => requestAnimationFrame(() => resolve({
+FIRST_FRAME = """requestAnimationFrame(() => { window.courseFirstFrame = {
   articleRead: document.getElementById('pst-secondary-sidebar') !== null,
-  elements: document.getElementsByTagName('*').length})));"""
+  elements: document.getElementsByTagName('*').length}; });"""
 
 
 @pytest.mark.parametrize("docname", [name for name in toc_docnames() if "/lessons/" in name])
@@ -84,6 +84,15 @@ def test_a_lesson_is_first_drawn_once_its_whole_article_is_read(browser, gzip_si
         # Wait for the first frame, not for the page's images too: on a loaded machine, at this
         # speed, the whole load took more than a minute.
         page.goto(f"{gzip_site_url}/{docname}.html", wait_until="commit", timeout=60_000)
+        # Polled on a timer, with a limit: once, awaiting a promise that the first frame
+        # resolves held the whole run for 15 minutes (pytest-timeout) on a loaded machine.
+        try:
+            page.wait_for_function("() => window.courseFirstFrame !== undefined", polling=250,
+                                   timeout=120_000)
+        except PlaywrightTimeout:
+            state = page.evaluate("[document.readyState, document.getElementsByTagName('*').length]")
+            pytest.fail(f"{docname}: no first frame within 2 minutes "
+                        f"(document {state[0]}, {state[1]} elements)")
         first = page.evaluate("window.courseFirstFrame")
         assert first["articleRead"], (docname, first,
                                       page.evaluate("document.getElementsByTagName('*').length"))
