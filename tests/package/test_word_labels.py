@@ -200,6 +200,44 @@ def test_lesson_6_word_map_draws_no_leader_longer_than_the_limit_on_any_plot_are
         assert max(lengths.values()) <= word_labels.LEADER_LIMIT, (area, lengths)
 
 
+def test_crossings_counts_the_lines_that_cross_and_no_others():
+    start = np.array([0.0, 0.0])
+    ends = np.array([[10.0, 10.0], [10.0, 0.0], [0.0, 0.0], [2.0, 2.0]])  # (C, 2)
+    segments = np.array([[[0.0, 10.0], [10.0, 0.0]],  # crosses the diagonal only
+                         [[12.0, 5.0], [20.0, 5.0]],  # parallel to the second line, clear of the first
+                         [[10.0, 0.0], [10.0, 20.0]]])  # meets two lines at their end only
+    assert word_labels._crossings(start, ends, segments).tolist() == [1, 0, 0, 0]
+    assert word_labels._crossings(start, ends, np.empty((0, 2, 2))).tolist() == [0, 0, 0, 0]
+
+
+def _leader_crossings(coords, labels, area, ranges):
+    """How many pairs of leaders cross on a plot area."""
+    origin = np.array([low for low, _ in ranges])
+    scale = np.array(area) / np.array([high - low for low, high in ranges])
+    leaders = np.array([[(point - origin) * scale, (np.array(label.anchor) - origin) * scale]
+                        for point, label in zip(coords, labels, strict=True) if label.anchor])  # (L, 2, 2)
+    return sum(int(word_labels._crossings(start, end[None], leaders[index + 1:])[0])
+               for index, (start, end) in enumerate(leaders))
+
+
+def test_lesson_6_word_map_crosses_fewer_leaders_for_their_cost(monkeypatch):
+    """Fig. 6.3's countries and capitals crowd into one corner, and their leaders crossed each
+    other (nine pairs at every size): the eye, following one, could end at another's word.
+    A crossing costs ``LEADERS_CROSS_COST``; with it, fewer pairs cross at every plot area."""
+    from embedding_course import glove, projection
+
+    words, _ = glove.sample_groups(["animals", "colours", "countries", "capitals", "numbers", "royalty"],
+                                   per_group=8)
+    coords = projection.project(glove.load_glove().vectors(words), 2)[0].astype(np.float64)
+    ranges = word_labels.axis_ranges(coords)
+    labels = word_labels.place_labels(coords, words, ranges=ranges)
+    monkeypatch.setattr(word_labels, "LEADERS_CROSS_COST", 0.0)
+    uncosted = word_labels.place_labels(coords, words, ranges=ranges)
+    for area in word_labels.PLOT_AREAS:
+        crossed = _leader_crossings(coords, labels, area, ranges)
+        assert crossed < _leader_crossings(coords, uncosted, area, ranges), (area, crossed)
+
+
 def test_lesson_6_explorer_writes_no_word_on_another_for_boxing():
     """The neighbour explorer's "boxing" (its eight neighbours: weight classes, "wbc" and
     "tennis"): with ``CUT_COST`` counted in the greedy pass, "wbc" landed on "tennis" at
