@@ -8,10 +8,10 @@ Labels are sized in pixels, so what is crowded depends on the size the plot is d
 placement is scored at every plot size given (a phone's and a desktop's) at once, and one
 choice serves them all. Greedy: the most crowded points choose first, each the place whose label
 covers the least of the labels, leaders and markers placed so far, whose leader crosses the
-fewest leaders, and which stays inside the plot (Plotly cuts text at the plot's edge). Then each word in turn may move to a cheaper place,
-given all the others, until none does (at most ``REPAIR_ROUNDS`` rounds). Where that leaves a
-word on another or cut at the edge, a second start whose greedy pass does not count the cut is
-tried too, and the cheaper of the two kept.
+fewest leaders, and which stays inside the plot (Plotly cuts text at the plot's edge). Then
+each word in turn may move to a cheaper place, given all the others, until none does (at most
+``REPAIR_ROUNDS`` rounds). Where that leaves a word on another or cut at the edge, a second
+start whose greedy pass does not count the cut is tried too, and the cheaper of the two kept.
 """
 
 from __future__ import annotations
