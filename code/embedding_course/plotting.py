@@ -641,6 +641,23 @@ def heatmap_trace(
     return trace
 
 
+def faded(trace: go.Heatmap, share: float) -> go.Heatmap:
+    """``trace`` drawn pale: each colour of its scale mixed with white, ``share`` of the colour kept.
+
+    A pale table behind the rows that matter. Opacity would mix the colours with whatever lies
+    behind the figure instead: in the dark theme a cell of value 0 turned dark grey and read
+    as a large value. Mixed with white, 0 stays white, as on the colour bar.
+    """
+    share = checks.probability(share, "share", include_one=True)
+    scale = [list(stop) for stop in trace.colorscale]  # (place, colour) stops, names expanded by Plotly
+    rgb = [plotly.colors.unlabel_rgb(plotly.colors.convert_colors_to_same_type(colour, "rgb")[0][0])
+           for _, colour in scale]
+    mixed = [plotly.colors.find_intermediate_color((255.0, 255.0, 255.0), colour, share) for colour in rgb]
+    trace.colorscale = [[place, plotly.colors.label_rgb(tuple(round(value) for value in colour))]
+                        for (place, _), colour in zip(scale, mixed, strict=True)]
+    return trace
+
+
 def cell_values_trace(trace: go.Heatmap, text_format: str = "{:.0f}", size: int = 12) -> go.Scatter:
     """The values of a heatmap ``trace`` written in its cells, each in black or white by its
     cell's colour (at least 4.5:1, as :func:`annotate_cells`): a text trace to draw over it.

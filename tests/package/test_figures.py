@@ -5,6 +5,7 @@ import re
 
 import matplotlib.colors
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 import pytest
 import torch
@@ -213,6 +214,20 @@ def test_the_lookup_figures_draw_no_grid_through_their_faded_tables_and_row_labe
         axes = [figure.layout[name] for name in figure.layout if name.startswith(("xaxis", "yaxis"))]
         assert len(axes) >= 4
         assert all(axis.showgrid is False and axis.zeroline is False for axis in axes)
+
+
+def test_the_lookup_figures_fade_their_tables_to_white_and_not_to_the_page_behind():
+    """The faded tables were drawn at an opacity, which mixes them with the page behind: in the
+    dark theme their cells of value 0 turned dark grey, like large values on the colour bar.
+    Their colours are now mixed with white, so a cell of value 0 is as pale on any page."""
+    explorer, picker = lookup_figures.lookup_explorer_figure(), lookup_figures.token_picker_figure()
+    for faded in (*explorer.data[0::5], picker.data[0]):
+        assert faded.opacity is None
+        zero = np.array(plotly.colors.unlabel_rgb(plotly.colors.sample_colorscale(
+            [list(stop) for stop in faded.colorscale], 0.5)[0]))  # the colour of 0: limits are symmetric
+        assert faded.zmin == -faded.zmax and (zero >= 240).all(), zero
+        stops = np.array([plotly.colors.unlabel_rgb(colour) for _, colour in faded.colorscale])
+        assert stops.min() >= 190, stops  # pale everywhere, its darkest red and blue too
 
 
 def test_token_picker_rejects_words_outside_its_vocabulary():

@@ -5,6 +5,7 @@ import io
 import itertools
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -211,6 +212,27 @@ def test_heatmap_trace_is_float32_and_centred():
     trace = plotting.heatmap_trace(np.array([[-2.0, 1.0]]), diverging=True)
     assert trace.z.dtype == np.float32
     assert (trace.zmin, trace.zmax) == (-2.0, 2.0)
+
+
+def test_faded_mixes_each_colour_of_the_scale_with_white():
+    trace = plotting.heatmap_trace(np.array([[-1.0, 1.0]]), diverging=True)
+    stops = [list(stop) for stop in trace.colorscale]
+    kept = plotting.faded(plotting.heatmap_trace(np.array([[-1.0, 1.0]]), diverging=True), 1.0)
+    def parsed(scale):
+        return [(place, plotly.colors.unlabel_rgb(colour)) for place, colour in scale]
+
+    assert parsed(kept.colorscale) == parsed(stops)
+    white = plotting.faded(plotting.heatmap_trace(np.array([[-1.0, 1.0]]), diverging=True), 0.0)
+    assert {colour for _, colour in white.colorscale} == {"rgb(255, 255, 255)"}
+    half = plotting.faded(trace, 0.5)
+    first = plotly.colors.unlabel_rgb(stops[0][1])
+    assert plotly.colors.unlabel_rgb(half.colorscale[0][1]) == tuple(round((255 + v) / 2) for v in first)
+    assert half.reversescale and half.opacity is None  # the scale's own order, nothing see-through
+
+
+def test_faded_rejects_a_share_outside_0_to_1():
+    with pytest.raises(ValueError, match="share"):
+        plotting.faded(plotting.heatmap_trace(np.eye(2)), 1.5)
 
 
 def test_matplotlib_colors():

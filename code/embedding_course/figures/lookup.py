@@ -118,7 +118,7 @@ def lookup_view_figure(vocabulary: WordVocabulary, table, sequences: Sequence[Se
     figure.update_layout(margin=dict(t=95))
     # Faded full table underneath the highlighted rows.
     for trace in figure.data[0::5]:
-        trace.opacity = 0.22
+        plotting.faded(trace, 0.22)
     figure.update_xaxes(title_text="dimension", tickvals=list(range(dim)))
     # Room right of each heatmap for its text labels, inside the panel (clear of the colour bar).
     figure.update_xaxes(range=[-0.5, dim + 2.4], row=1, col=1)
@@ -161,7 +161,7 @@ def token_picker_figure(sentence: str = "the cat saw the dog", sentences: Sequen
                            subplot_titles=(f"table ({vocab_size} x {dim}): rows read", "token vectors",
                                            "token + position vectors"))
     figure.add_trace(plotting.heatmap_trace(table, **colour), row=1, col=1)
-    figure.data[0].opacity = 0.12
+    plotting.faded(figure.data[0], 0.12)
     menus = []
     for position, token_id in enumerate(ids):
         first = len(figure.data)
