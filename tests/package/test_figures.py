@@ -333,7 +333,7 @@ def _lesson_figures(vocab) -> dict:
         "lesson 4, wavelengths": lambda: variant_figures.frequency_spacing_figure(16, (16, 64, 512)),
         "lesson 4, RoPE and ALiBi": lambda: positional_figures.rope_alibi_figure(query, key, 32, 0.125),
         "lesson 4, rotation block": lambda: plotting.heatmap(
-            positional.rotation_matrix(5, 512)[:8, :8], title="R_5: first 4 of 256 blocks (d = 512)",
+            positional.rotation_matrix(5, 512)[:8, :8], title=r"$R_5$: first 4 of 256 blocks ($d=512$)",
             xlabel="input dimension", ylabel="output dimension", diverging=True, limits=(-1, 1),
             annotate=True, size=(5.5, 4.2)),
         "lesson 5, tokens": lambda: pipeline_figures.token_similarity_figure(

@@ -18,7 +18,8 @@ def binary_counter_figure(max_len: int = 64, bits: int = 6, d_model: int = 16,
     table = positional.sinusoidal_encoding(max_len, d_model, base, device="cpu")
     figure = plotting.heatmap_panels(
         [counter, table],
-        ["binary counter: bit j flips every 2^j positions", f"sinusoidal, d_model = {d_model} (interleaved)"],
+        [r"binary counter: bit $j$ flips every $2^j$ positions",
+         rf"sinusoidal, $d_\mathrm{{model}}={d_model}$ (interleaved)"],
         xlabel="column", ylabel="position", diverging=[False, True], limits=[(0, 1), (-1, 1)],
         size=(plotting.WIDEST, 3.9),
     )

@@ -28,9 +28,9 @@ def frequency_spacing_figure(d_model: int = 16, d_models: Sequence[int] = (16, 6
     spaced = two_pi / variants.tensor2tensor_frequencies(d_model)  # (C/2,)
     pairs = range(d_model // 2)
     left.plot(pairs, paper.numpy(), marker="o", color=plotting.PALETTE[0],
-              label="paper: 10000^(2i/d)")
+              label=r"paper: $10000^{2i/d}$")
     left.plot(pairs, spaced.numpy(), marker="s", linestyle="--", color=plotting.PALETTE[1],
-              label="tensor2tensor / fairseq:\nexp(i ln(10000)/(d/2-1))")
+              label="tensor2tensor / fairseq:\n" r"$\exp(i\,\ln 10000\,/\,(d/2-1))$")
     left.axhline(two_pi * 10000, color="grey", linewidth=0.8, linestyle=":", label="2π · 10000")
     left.set_yscale("log")
     left.set_xlabel("pair index i")
