@@ -288,12 +288,17 @@
     })) {
       highest = Math.max(highest, 26);  // a subplot title on the plot's top edge
     }
-    // One panel and its colour bar: beside the plot, the bar and its labels take a quarter of
-    // a phone's width from it (lesson 5's pipeline: a plot 80 px wide at 320). The bar goes
-    // above the plot, across its width, its tick labels under it and its title on it.
-    var bars = panels.length > 1 || layout.scene ? [] : data.filter(function (trace) {
+    // A colour bar beside the plot, with its labels, takes a quarter of a phone's width from it
+    // (lesson 5's pipeline: a plot 80 px wide at 320), and in stacked panels it covered the
+    // words written right of the first (lesson 3's "<- pos 0, 3" at 320 px). The bar goes above
+    // the plot, across its width, its tick labels under it and its title on it: where one panel
+    // holds the bars (one per state of a slider), not where each panel has its own.
+    var bars = layout.scene ? [] : data.filter(function (trace) {
       return /heatmap|contour/.test(trace.type || '') && trace.showscale !== false;
     });
+    if (new Set(bars.map(function (trace) { return (trace.xaxis || 'x') + (trace.yaxis || 'y'); })).size > 1) {
+      bars = [];
+    }
     if (bars.length) {
       var BAR_LABELS = 22, BAR = 10, BAR_TITLE = 18, GAP = 8;  // px: tick labels, bar, title, gap
       var barBottom = highest + BAR_LABELS;

@@ -499,6 +499,12 @@ POINT_LABELS = r"""gd => [...gd.querySelectorAll('.scatterlayer .textpoint text'
                 bottom: box.bottom, clip};
     })"""
 
+# Each colour bar drawn (its bar, tick labels and title): Plotly draws only the visible traces'
+COLOUR_BARS = r"""gd => [...gd.querySelectorAll('.infolayer .colorbar')].map(el => {
+        const box = el.getBoundingClientRect();
+        return {text: 'colour bar', left: box.left, right: box.right, top: box.top, bottom: box.bottom};
+    }).filter(box => box.right > box.left && box.bottom > box.top)"""
+
 # Plotly's toolbar shown only on hover: its groups of buttons are transparent
 TOOLBAR_HIDDEN = "groups.every(group => getComputedStyle(group).opacity === '0')"
 
@@ -506,7 +512,7 @@ TOOLBAR_HIDDEN = "groups.every(group => getComputedStyle(group).opacity === '0')
 def figure_label_problems(page) -> list[str]:
     """Each drawn figure's text labels on top of each other, cut off at the side, or a title
     under the toolbar; and a map's words on each other (beside their points or at the end of
-    their leaders)."""
+    their leaders) or on a colour bar."""
     figures = page.locator(".course-plot")
     problems = []
     for index in range(figures.count()):
@@ -539,6 +545,9 @@ def figure_label_problems(page) -> list[str]:
                 problems.append(f"figure {index}: label {label['text']!r} is cut off at the side")
             if label.get("title") and toolbar and overlapping([label, toolbar]):
                 problems.append(f"figure {index}: the title {label['text']!r} is under the toolbar")
+        for bar in figure.evaluate(COLOUR_BARS):  # a word written beside a panel, under the next thing
+            problems += [f"figure {index}: the word {word['text']!r} lies on a colour bar"
+                         for word in words if overlapping([word, bar])]
         for word in words:  # Plotly cuts a word at the edge of its plot area
             clip = word["clip"]
             if clip and (word["left"] < clip["left"] - TOLERANCE or word["right"] > clip["right"] + TOLERANCE
