@@ -175,9 +175,10 @@ def test_a_3d_view_on_a_phone_gets_a_wide_screen_s_box_and_a_camera_that_fits_th
     screen; the slider
     that turns the view keeps the camera as far back. Each axis writes at most four tick
     labels: seven, at a fixed size, ran into each other on the smaller view. The axis titles
-    keep their text and plotly.js's size (lesson 6's are short: "PC1")."""
+    keep their text and plotly.js's size (lesson 6's are short: "PC1"). The markers, sized in
+    px, shrink with the view: lesson 6's 48 words ran into each other at 390 px."""
     turned = {"x": -1.7, "y": 1.7, "z": 0.9}  # a step of the slider that turns the view
-    figure = {"data": [{"type": "scatter3d", "x": [0], "y": [0], "z": [0]}],
+    figure = {"data": [{"type": "scatter3d", "x": [0], "y": [0], "z": [0], "marker": {"size": 5}}],
               "layout": {"height": 600, "margin": {"l": 0, "r": 0, "t": 120, "b": 0},
                          "scene": {"camera": {"eye": {"x": 1.7, "y": 1.7, "z": 0.9}},
                                    "xaxis": {"title": {"text": "PC1"}}},
@@ -195,6 +196,10 @@ def test_a_3d_view_on_a_phone_gets_a_wide_screen_s_box_and_a_camera_that_fits_th
         assert fitted["scene"]["xaxis"]["title"] == {"text": "PC1"}
         step = fitted["sliders"][0]["steps"][0]["args"][0]["scene.camera.eye"]
         assert step == pytest.approx({axis: value * back for axis, value in turned.items()})
+        # the markers shrink with the view (they ran into each other at 390 px), to 0.6 at least
+        size = _fit_in_node(figure, width)["data"][0]["marker"]["size"]
+        assert size == pytest.approx(5 * max(0.6, (box_width / (1.4 * 480)) ** 0.5)) and size < 5
+    assert _fit_in_node(figure, 700)["data"][0]["marker"]["size"] == 5  # as drawn on a wide screen
 
 
 def test_one_heatmap_s_colour_bar_goes_above_the_plot_on_a_phone():
@@ -218,8 +223,21 @@ def test_one_heatmap_s_colour_bar_goes_above_the_plot_on_a_phone():
     assert fitted["layout"]["title"]["pad"]["b"] >= bar_top  # the title sits above the bar's title
     wide = _fit_in_node(figure, 700)
     assert wide["data"][0]["colorbar"] == figure["data"][0]["colorbar"]  # beside the plot, as drawn
-    stacked = _fit_in_node(json.loads(json.dumps(SIDE_BY_SIDE)), 390)
+    stacked = _fit_in_node(json.loads(json.dumps(SIDE_BY_SIDE)), 390)  # a bar beside each panel
     assert all(trace.get("colorbar", {}).get("orientation") != "h" for trace in stacked["data"])
+
+
+def test_the_colour_bar_of_stacked_panels_goes_above_the_plot_where_one_panel_holds_it():
+    """Lesson 3's explorer: two panels side by side, one colour bar for both, and words right of
+    the first panel. Stacked on a 320 px phone, the bar stayed beside the first panel and lay
+    on its words ("← pos 0, 3"); it now lies across the top, as for one panel."""
+    figure = json.loads(json.dumps(SIDE_BY_SIDE))
+    figure["data"][1]["showscale"] = False
+    figure["data"].append(dict(figure["data"][0], visible=False))  # a slider's other state
+    fitted = _fit_in_node(figure, 320)
+    for trace in (fitted["data"][0], fitted["data"][2]):
+        assert trace["colorbar"]["orientation"] == "h" and trace["colorbar"]["y"] > 1, trace["colorbar"]
+    assert fitted["layout"]["yaxis"]["domain"][1] > fitted["layout"]["yaxis2"]["domain"][1]  # stacked
 
 
 def _slider_value_fit(*arguments) -> dict | None:
