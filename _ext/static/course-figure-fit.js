@@ -12,6 +12,7 @@
   var TICK_ROOM = 16;  // px beside a y axis's tick labels: its tick, the gaps (Plotly's automargin)
   var SCENE_ASPECT = 1.4;  // width to height of a 3-D view's box on a wide screen (672 x 480 px)
   var SCENE_TICKS = 4;  // at most, on each axis of a 3-D view on a phone
+  var PANEL_TITLE = 13;  // px at most: a stacked panel's title, as large as the figure's own
 
   function plain(text) { return String(text).replace(/<[^>]+>/g, ''); }
 
@@ -128,9 +129,11 @@
         return note.x >= p.x[0] - 0.01 && note.x <= p.x[1] + 0.01 && Math.abs(note.y - p.y[1]) < 0.08;
       });
       if (!panel) { return; }
+      // Plotly's 16 px for a panel's title outranked the figure's title (lesson 1 at 320 px)
+      var size = Math.min((note.font && note.font.size) || 16, PANEL_TITLE);
       layout.annotations[index] = Object.assign({}, note, {
         x: panel.left + (1 - panel.left) * (note.x - panel.x[0]) / (panel.x[1] - panel.x[0]),
-        y: panel.top, yanchor: 'bottom'});
+        y: panel.top, yanchor: 'bottom', font: Object.assign({}, note.font || {}, {size: size})});
     });
     data.forEach(function (trace) {
       var panel = panels.find(function (p) {

@@ -227,6 +227,20 @@ def test_one_heatmap_s_colour_bar_goes_above_the_plot_on_a_phone():
     assert all(trace.get("colorbar", {}).get("orientation") != "h" for trace in stacked["data"])
 
 
+def test_stacked_panels_titles_are_no_larger_than_the_figure_s_own():
+    """Plotly writes a panel's title at 16 px; on a phone the figure's title is 13 px, and
+    lesson 1's panel titles outranked it. Stacked, a panel's title is 13 px at most."""
+    figure = json.loads(json.dumps(SIDE_BY_SIDE))
+    figure["layout"]["annotations"] = [  # as make_subplots writes them
+        {"text": title, "x": x, "y": 1.0, "xref": "paper", "yref": "paper", "xanchor": "center",
+         "yanchor": "bottom", "showarrow": False, "font": {"size": 16}}
+        for title, x in (("first", 0.225), ("second", 0.775))]
+    fitted = _fit_in_node(figure, 390)["layout"]
+    assert [note["font"]["size"] for note in fitted["annotations"]] == [13, 13]
+    assert fitted["title"]["font"]["size"] == 13
+    assert _fit_in_node(figure, 700)["layout"]["annotations"] == figure["layout"]["annotations"]
+
+
 def test_the_colour_bar_of_stacked_panels_goes_above_the_plot_where_one_panel_holds_it():
     """Lesson 3's explorer: two panels side by side, one colour bar for both, and words right of
     the first panel. Stacked on a 320 px phone, the bar stayed beside the first panel and lay
