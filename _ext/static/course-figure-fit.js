@@ -235,9 +235,9 @@
       // Its markers keep their size in px, so on the smaller view they ran into each other
       // (lesson 6's 48 words at 390 px): they shrink with its width (a square root: to 0.7 at 390 px).
       var shrink = Math.max(0.6, Math.sqrt(plotWidth / (SCENE_ASPECT * 480)));
-      data.forEach(function (trace, index) {
+      data.forEach(function (trace) {  // each a copy already
         if (trace.type === 'scatter3d' && trace.marker && typeof trace.marker.size === 'number') {
-          data[index].marker = Object.assign({}, trace.marker, {size: trace.marker.size * shrink});
+          trace.marker = Object.assign({}, trace.marker, {size: trace.marker.size * shrink});
         }
       });
       Object.keys(layout).forEach(function (key) {
@@ -301,7 +301,7 @@
     }
     // A colour bar beside the plot, with its labels, takes a quarter of a phone's width from it
     // (lesson 5's pipeline: a plot 80 px wide at 320), and in stacked panels it covered the
-    // words written right of the first (lesson 3's "<- pos 0, 3" at 320 px). The bar goes above
+    // words written right of the first (lesson 3's "← pos 0, 3" at 320 px). The bar goes above
     // the plot, across its width, its tick labels under it and its title on it: where one panel
     // holds the bars (one per state of a slider), not where each panel has its own.
     var bars = layout.scene ? [] : data.filter(function (trace) {

@@ -125,7 +125,7 @@ def _leader_points(point: np.ndarray, anchors: np.ndarray, skip: float) -> np.nd
 
 def _crossings(start: np.ndarray, ends: np.ndarray, segments: np.ndarray) -> np.ndarray:
     """How many of ``segments`` (M, 2, 2: from, to) the line from ``start`` (2,) to each of
-    ``ends`` (C, 2) crosses; a line of no length (C) crosses none. Shape (C,)."""
+    ``ends`` (C, 2) crosses; a line of no length crosses none. Shape (C,)."""
     if not len(segments):
         return np.zeros(len(ends), dtype=int)
     along, other_start = ends - start, segments[:, 0]  # (C, 2), (M, 2)
