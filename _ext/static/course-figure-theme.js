@@ -4,13 +4,16 @@
  * theme's colours (CSS variables of the theme) when each is drawn ('course:figure-drawn')
  * and again whenever the reader switches the theme (html[data-theme] changes).
  * Drop-down menus keep their own light boxes, so their text stays dark in both themes.
- * Heatmap colour scales and trace colours are left as they are.
+ * Heatmap colour scales and trace colours are left as they are. A marker outlined in white
+ * (a gap between overlapping points, as on lesson 6's word maps) is outlined in the page's
+ * background instead, which in the dark theme is no white ring round each point and legend key.
  * Paper is white: a page printed in the dark theme is printed in the light one.
  */
 (function () {
   'use strict';
   var MENU_TEXT = '#1a202c';  // on the menus' own light boxes
-  var FALLBACK = {text: '#222832', grid: '#d1d5db', line: '#9ca3af'};
+  var FALLBACK = {text: '#222832', grid: '#d1d5db', line: '#9ca3af', background: '#ffffff'};
+  var PAPER = 'white';  // a marker's outline that stands for the paper behind it
 
   function themeColours() {
     var style = getComputedStyle(document.documentElement);
@@ -22,6 +25,7 @@
       grid: read('--pst-color-border-muted', FALLBACK.grid),
       line: read('--pst-color-border', FALLBACK.line),
       muted: read('--pst-color-text-muted', FALLBACK.line),
+      background: read('--pst-color-background', FALLBACK.background),
     };
   }
 
@@ -66,11 +70,27 @@
     return changes;
   }
 
+  // The traces whose markers the figure outlines in white, found when it is first painted.
+  function outlined(gd) {
+    if (!gd.courseOutlined) {
+      gd.courseOutlined = (gd.data || []).map(function (trace, index) {
+        var line = trace.marker && trace.marker.line;
+        return line && line.color === PAPER ? index : -1;
+      }).filter(function (index) { return index >= 0; });
+    }
+    return gd.courseOutlined;
+  }
+
   function paint(gd) {
     var Plotly = window.Plotly;
     if (!Plotly || !gd.layout) { return Promise.resolve(); }
+    var traces = outlined(gd);
+    var dark = document.documentElement.dataset.theme === 'dark';
     // Notes, legends and colour bars without a colour of their own follow font.color.
     return Plotly.relayout(gd, themeLayout(gd)).then(function () {
+      if (!traces.length) { return null; }
+      return Plotly.restyle(gd, {'marker.line.color': dark ? themeColours().background : PAPER}, traces);
+    }).then(function () {
       gd.dataset.theme = document.documentElement.dataset.theme || 'light';
     });
   }

@@ -149,3 +149,27 @@ def test_a_3d_view_in_the_dark_theme_shows_the_page_behind_it(browser, site_url)
         assert view.count() == 1, f"{docname}: {view.count()} 3-D views, expected one"
         share = view.evaluate(BRIGHT_SCENE)
         assert share < 0.01, f"{share:.0%} of the 3-D view is bright in the dark theme"
+
+
+# The points and legend keys of a figure outlined in a near-white colour (stroke drawn)
+WHITE_RINGS = """gd => [...gd.querySelectorAll('.scatterlayer .point, .legendpoints path')].filter(el => {
+    const style = getComputedStyle(el);
+    const v = (style.stroke.match(/[\\d.]+/g) || []).map(Number);
+    return parseFloat(style.strokeWidth) > 0 && v.length >= 3 && Math.min(v[0], v[1], v[2]) > 200
+        && (v.length < 4 || v[3] > 0.5);
+}).length"""
+
+
+def test_in_the_dark_theme_no_point_is_ringed_in_white(browser, site_url):
+    """Lesson 6's word maps outline each point in white, a gap between overlapping points on a
+    white page; on the dark page each point and each legend key wore a white ring. The outline
+    takes the page's background in the dark theme, and white again in the light one."""
+    docname = next(name for name in LESSONS if "06_" in name)
+    with drawn_in_theme(browser, site_url, docname, "dark") as result:
+        figures = result.page.locator(".course-plot")
+        rings = [figures.nth(index).evaluate(WHITE_RINGS) for index in range(figures.count())]
+        assert sum(rings) == 0, f"{docname}, dark: points ringed in white, per figure: {rings}"
+        result.page.evaluate("() => { document.documentElement.dataset.theme = 'light'; }")
+        themed(result.page, "light")
+        rings = [figures.nth(index).evaluate(WHITE_RINGS) for index in range(figures.count())]
+        assert sum(rings) > 0, f"{docname}, light: the points lost their white outline"
