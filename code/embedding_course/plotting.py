@@ -91,6 +91,10 @@ WRAP_SLACK = 1.08  # narrow_figure wraps a text as if it were this much larger
 NARROW_WIDTH = 4.0  # inches: 440 px at the figures' 110 dpi, about a phone's column at 0.8x
 NARROW_SMALLEST_TEXT = 10.0  # points: matplotlib's default size, 12 px on a 390 px screen
 CELL_TEXT_SHARE = 0.8  # the widest value written in a heatmap's cell takes at most this much of it
+# A heatmap's columns narrower than this (in pixels at the figure's density) blend into colours
+# that are not in the table (lesson 4's 512 alternating sine and cosine columns into a flat
+# mauve on a phone): narrow_figure wraps such a table onto stacked panels instead.
+WRAPPED_CELL_WIDTH = 2.5
 
 
 def narrow_figure(figure: Figure, width: float = NARROW_WIDTH) -> Figure:
@@ -175,6 +179,7 @@ def _narrow_copy(figure: Figure, width: float) -> Figure:
             # ran into the next one's title ("vocabulary index" into "@ W (11 x 4)", lesson 2)
             copy.get_layout_engine().set(h_pad=STACKED_GAP)
     copy.set_size_inches(width, height)
+    _wrap_wide_heatmaps(copy)
     _raise_small_text(copy)
     titles = [text for axes in copy.axes for text in (axes.title, axes.xaxis.label, axes.yaxis.label)]
     for text in titles + copy.texts:  # wider than the copy: on two lines or more
@@ -213,6 +218,49 @@ def _narrow_copy(figure: Figure, width: float) -> Figure:
                           bbox_transform=offset_copy(axes.transAxes, fig=copy, y=-drop, units="points"))
         _turn_crowded_tick_labels(axes, renderer)
     return copy
+
+
+def _wrap_wide_heatmaps(figure: Figure) -> None:
+    """Wrap each heatmap of ``figure`` that is much wider than tall (twice as many columns as rows
+    or more) and whose columns come out narrower than ``WRAPPED_CELL_WIDTH`` pixels: its columns
+    go onto panels stacked in its place, in order, as the words of a line wrap onto the next
+    ones, each with the dimension numbers of its own columns, and its colour bar goes below them,
+    across the figure. The figure grows by the panels' height."""
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)  # laid out: each panel has its width
+    for axes in [axes for axes in figure.axes if axes.images and axes.get_subplotspec() is not None]:
+        image = axes.images[0]
+        table = image.get_array()  # (rows, columns)
+        rows, columns = table.shape[:2]
+        # the bar moves below: the panels take its width
+        room = axes.bbox.width + (image.colorbar.ax.get_tightbbox(renderer).width if image.colorbar else 0)
+        panels = math.ceil(columns * WRAPPED_CELL_WIDTH / room)
+        if columns < 2 * rows or panels < 2 or axes.texts:
+            continue
+        per_panel = math.ceil(columns / panels)
+        grid = axes.get_subplotspec().subgridspec(panels, 1)
+        wrapped = []
+        for index, start in enumerate(range(0, columns, per_panel)):
+            stop = min(start + per_panel, columns)
+            panel = figure.add_subplot(grid[index])
+            panel.imshow(table[:, start:stop], cmap=image.get_cmap(), norm=image.norm, aspect="auto",
+                         interpolation=image.get_interpolation(),
+                         extent=(start - 0.5, stop - 0.5, rows - 0.5, -0.5))  # the columns' own numbers
+            panel.set_ylabel(axes.get_ylabel())
+            panel.tick_params(labelsize=axes.xaxis.get_ticklabels()[0].get_fontsize())
+            wrapped.append(panel)
+        wrapped[0].set_title(axes.get_title(), fontsize=axes.title.get_fontsize())
+        wrapped[-1].set_xlabel(axes.get_xlabel())
+        if image.colorbar is not None:
+            label = image.colorbar.ax.get_ylabel()
+            image.colorbar.remove()
+            figure.colorbar(wrapped[0].images[0], ax=wrapped, location="bottom", label=label, aspect=30,
+                            pad=0.04)
+        axes.remove()
+        # each panel as tall as two fifths of the table's, no less than an inch
+        panel_height = max(axes.bbox.height / figure.dpi * 0.4, 1.0)
+        figure.set_size_inches(figure.get_figwidth(),
+                               figure.get_figheight() + panels * panel_height - axes.bbox.height / figure.dpi)
 
 
 def _raise_small_text(figure: Figure) -> None:

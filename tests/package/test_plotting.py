@@ -1,6 +1,5 @@
 """The plotting helpers: figures are returned, carry the data, and reject bad input."""
 
-
 import io
 import itertools
 
@@ -428,6 +427,61 @@ def test_narrow_figure_writes_cell_values_as_large_as_the_cells_allow():
     assert len(sizes) == 1 and 8 <= sizes.pop() <= plotting.NARROW_SMALLEST_TEXT
     assert all(text.get_visible() for text in tight.texts)
     assert max(text.get_window_extent(renderer).width for text in tight.texts) <= 0.85 * cell
+
+
+def _stripes(rows=100, columns=512):
+    """A table of alternating 0 and 1 columns, as the sinusoidal table's last dimensions are."""
+    return plotting.heatmap(np.tile([0.0, 1.0], (rows, columns // 2)), title="stripes", xlabel="dimension",
+                            ylabel="position", diverging=True, limits=(-1, 1), colorbar_label="value")
+
+
+def _drawn_column_colours(figure, axes):
+    """The colours drawn along the middle row of ``axes`` at the figure's density: (N, 3) ints."""
+    from PIL import Image
+
+    image = np.asarray(Image.open(io.BytesIO(plotting.figure_png(figure))).convert("RGB"), dtype=int)
+    box = axes.bbox  # in pixels from the bottom left, as the PNG was drawn
+    row = int(image.shape[0] - (box.y0 + box.y1) / 2)
+    return image[row, int(box.x0) + 2:int(box.x1) - 2]
+
+
+def test_narrow_figure_wraps_a_table_too_wide_for_a_phone_onto_stacked_panels():
+    figure = _stripes()
+    table = figure.axes[0].images[0].get_array()
+    narrow = plotting.narrow_figure(figure)
+    panels = [axes for axes in narrow.axes if axes.images]
+    assert len(panels) >= 2 and len(figure.axes[0].images) == 1  # the figure itself is not changed
+    shown = np.concatenate([axes.images[0].get_array() for axes in panels], axis=1)
+    np.testing.assert_array_equal(shown, table)
+    plotting.figure_png(narrow)
+    starts = [axes.images[0].get_extent()[0] + 0.5 for axes in panels]  # each panel's first column
+    assert starts == [sum(axes.images[0].get_array().shape[1] for axes in panels[:index])
+                      for index in range(len(panels))]
+    for axes in panels:
+        assert axes.bbox.width / axes.images[0].get_array().shape[1] >= plotting.WRAPPED_CELL_WIDTH
+        assert axes.images[0].norm.vmin == -1 and axes.images[0].norm.vmax == 1
+        assert axes.images[0].get_cmap().name == plotting.DIVERGING and axes.get_ylabel() == "position"
+    assert [axes.get_title() for axes in panels] == ["stripes"] + [""] * (len(panels) - 1)
+    assert [axes.get_xlabel() for axes in panels] == [""] * (len(panels) - 1) + ["dimension"]
+    bars = [axes for axes in narrow.axes if not axes.images]
+    assert len(bars) == 1 and bars[0].get_xlabel() == "value"  # one colour bar, across the foot
+    assert bars[0].bbox.y1 < min(axes.bbox.y0 for axes in panels)
+    assert narrow.get_figheight() > figure.get_figheight()
+
+
+def test_narrow_figure_keeps_the_colours_of_a_wrapped_table():
+    """Unwrapped, 512 alternating white and dark red columns in a phone's width blend into a pink
+    that is not on the colour bar; wrapped, each column is drawn in its own colour."""
+    narrow = plotting.narrow_figure(_stripes())
+    for axes in [axes for axes in narrow.axes if axes.images]:
+        green = _drawn_column_colours(narrow, axes)[:, 1]
+        assert (green > 200).mean() > 0.25 and (green < 60).mean() > 0.25, np.unique(green)
+
+
+def test_narrow_figure_leaves_square_and_narrow_tables_unwrapped():
+    for rows, columns in ((512, 512), (100, 64), (40, 60)):
+        narrow = plotting.narrow_figure(_stripes(rows, columns))
+        assert len([axes for axes in narrow.axes if axes.images]) == 1, (rows, columns)
 
 
 def test_narrow_figure_leaves_out_cell_values_that_no_longer_fit():
