@@ -284,6 +284,23 @@ def test_rotary_explorers_have_one_state_per_step():
     assert not rotary_figures.rotation_explorer_figure(positions=(3,)).layout.sliders
 
 
+def test_the_scaling_explorer_s_legend_keys_show_each_method_s_dashes():
+    """Plotly draws a key's line 30 px long, and a width-2 line's named dashes in strokes of
+    3 px: "longdash" (15 on, 15 off) showed a single dash there, which reads as a solid line.
+    Each key must show its first stroke, its first gap and the stroke after it."""
+    from embedding_course.figures import rotary as rotary_figures
+
+    first_stroke_and_gap = {"dot": (1, 1), "dash": (3, 3), "longdash": (5, 5), "dashdot": (3, 1),
+                            "longdashdot": (5, 2)}  # in units of max(width, 3) px (plotly.js dashStyle)
+    figure = rotary_figures.scaling_explorer_figure()
+    methods = figure.data[:len(rotary_figures.SCALING_METHODS)]
+    assert len({trace.line.dash for trace in methods}) == len(methods)
+    for trace in methods:
+        if trace.line.dash != "solid":
+            stroke, gap = first_stroke_and_gap[trace.line.dash]
+            assert (stroke + gap) * max(trace.line.width, 3) < 30, (trace.name, trace.line.dash)
+
+
 def test_the_rotation_explorer_s_titles_keep_each_pair_with_its_count_on_a_phone():
     """The phone layout wraps a title at its spaces: "pair 7" ended one line and its count
     "0.0003" began the next. No-break spaces hold each pair, its count and "times" together."""

@@ -223,3 +223,19 @@ def test_llama31_blend_is_yarns_paper_ramp_with_alpha_1_and_beta_4():
     scaled = rope_scaling.llama3_frequencies(dim, base, factor, original_len=length)
     assert torch.allclose(scaled, paper, rtol=1e-12, atol=0)
     assert bool(((gamma > 0) & (gamma < 1)).any())  # some pairs are blended
+
+
+@pytest.mark.parametrize("factor", [2.0, 8.0, 32.0])
+@pytest.mark.parametrize("method", ["yarn", "llama3"])
+def test_a_kept_pair_lies_on_the_unchanged_line_and_a_divided_one_on_pi_s(method, factor):
+    """Lesson 8's scaling explorer: YaRN's and Llama 3.1's lines show only where they blend."""
+    dim, base, original_len = 128, 500000.0, 8192
+    original = inverse_frequencies(dim, base)
+    pi, _ = rope_scaling.scaled_frequencies("linear", dim, base, factor, original_len)
+    scaled, _ = rope_scaling.scaled_frequencies(method, dim, base, factor, original_len)
+    ratio = (scaled / original).double()
+    kept = torch.isclose(ratio, torch.ones_like(ratio))
+    divided = torch.isclose(ratio, torch.full_like(ratio, 1 / factor))
+    assert kept.any() and divided.any() and (~kept & ~divided).any()
+    torch.testing.assert_close(scaled[kept], original[kept])
+    torch.testing.assert_close(scaled[divided], pi[divided])

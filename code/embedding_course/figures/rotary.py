@@ -162,7 +162,8 @@ def scaling_explorer_figure(
     methods = checks.many(methods, "methods", "method", partial(checks.one_of, allowed=tuple(SHORT_NAMES)))
     pairs = np.arange(dim // 2)
     colors = plotting.matplotlib_colors(len(methods))
-    dashes = ("solid", "dash", "dot", "dashdot", "longdash")
+    # each recognisable in a legend key (30 px): "longdash" showed one dash there, a short solid line
+    dashes = ("solid", "dash", "dot", "dashdot", "longdashdot")
     states, labels, titles = [], [], []
     for factor in factors:
         state = []
