@@ -226,17 +226,25 @@ def _wrap_wide_heatmaps(figure: Figure) -> None:
     go onto panels stacked in its place, in order, as the words of a line wrap onto the next
     ones, each with the dimension numbers of its own columns, and its colour bar goes below them,
     across the figure. The figure grows by the panels' height."""
+    def too_wide(axes, room: float) -> bool:  # room: the width in pixels its columns may take
+        rows, columns = axes.images[0].get_array().shape[:2]
+        return columns >= 2 * rows and columns * WRAPPED_CELL_WIDTH > room and not axes.texts
+
+    candidates = [axes for axes in figure.axes if axes.images and axes.get_subplotspec() is not None
+                  and too_wide(axes, figure.bbox.width)]
+    if not candidates:
+        return  # (not drawn: a layout drawn once more comes out a little different)
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)  # laid out: each panel has its width
-    for axes in [axes for axes in figure.axes if axes.images and axes.get_subplotspec() is not None]:
+    for axes in candidates:
         image = axes.images[0]
         table = image.get_array()  # (rows, columns)
         rows, columns = table.shape[:2]
         # the bar moves below: the panels take its width
         room = axes.bbox.width + (image.colorbar.ax.get_tightbbox(renderer).width if image.colorbar else 0)
-        panels = math.ceil(columns * WRAPPED_CELL_WIDTH / room)
-        if columns < 2 * rows or panels < 2 or axes.texts:
+        if not too_wide(axes, room):
             continue
+        panels = math.ceil(columns * WRAPPED_CELL_WIDTH / room)
         per_panel = math.ceil(columns / panels)
         grid = axes.get_subplotspec().subgridspec(panels, 1)
         wrapped = []
@@ -689,20 +697,25 @@ def heatmap_trace(
     return trace
 
 
-def faded(trace: go.Heatmap, share: float) -> go.Heatmap:
-    """``trace`` drawn pale: each colour of its scale mixed with white, ``share`` of the colour kept.
+def pale(colour: str, share: float) -> str:
+    """``colour`` mixed with white, ``share`` of it kept: an ``"rgb(r, g, b)"`` string.
 
-    A pale table behind the rows that matter. Opacity would mix the colours with whatever lies
-    behind the figure instead: in the dark theme a cell of value 0 turned dark grey and read
-    as a large value. Mixed with white, 0 stays white, as on the colour bar.
+    Pale, not see-through: opacity mixes a colour with whatever lies behind the figure, so that
+    on the dark theme's page it turns dark (lesson 3's empty cells read as large values, lesson
+    6's points went dim). Mixed with white, a colour looks as it does at that opacity on a white
+    page, on either theme.
     """
     share = checks.probability(share, "share", include_one=True)
-    scale = [list(stop) for stop in trace.colorscale]  # (place, colour) stops, names expanded by Plotly
-    rgb = [plotly.colors.unlabel_rgb(plotly.colors.convert_colors_to_same_type(colour, "rgb")[0][0])
-           for _, colour in scale]
-    mixed = [plotly.colors.find_intermediate_color((255.0, 255.0, 255.0), colour, share) for colour in rgb]
-    trace.colorscale = [[place, plotly.colors.label_rgb(tuple(round(value) for value in colour))]
-                        for (place, _), colour in zip(scale, mixed, strict=True)]
+    rgb = plotly.colors.unlabel_rgb(plotly.colors.convert_colors_to_same_type(colour, "rgb")[0][0])
+    mixed = plotly.colors.find_intermediate_color((255.0, 255.0, 255.0), rgb, share)
+    return plotly.colors.label_rgb(tuple(round(value) for value in mixed))
+
+
+def faded(trace: go.Heatmap, share: float) -> go.Heatmap:
+    """``trace`` drawn pale: each colour of its scale mixed with white (:func:`pale`), ``share``
+    of the colour kept; a pale table behind the rows that matter. 0 stays white, as on the bar."""
+    share = checks.probability(share, "share", include_one=True)
+    trace.colorscale = [[place, pale(colour, share)] for place, colour in trace.colorscale]
     return trace
 
 
