@@ -229,6 +229,14 @@ def test_faded_mixes_each_colour_of_the_scale_with_white():
     assert half.reversescale and half.opacity is None  # the scale's own order, nothing see-through
 
 
+def test_pale_mixes_a_colour_with_white_as_opacity_would_on_a_white_page():
+    assert plotting.pale("#2b6cb0", 1.0) == "rgb(43, 108, 176)"
+    assert plotting.pale("rgb(43, 108, 176)", 0.0) == "rgb(255, 255, 255)"
+    assert plotting.pale("#2b6cb0", 0.6) == "rgb(128, 167, 208)"  # 0.6 of it over white
+    with pytest.raises(ValueError, match="share"):
+        plotting.pale("#2b6cb0", -0.1)
+
+
 def test_faded_rejects_a_share_outside_0_to_1():
     with pytest.raises(ValueError, match="share"):
         plotting.faded(plotting.heatmap_trace(np.eye(2)), 1.5)

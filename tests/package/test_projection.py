@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from embedding_course import projection
+from embedding_course import plotting, projection
 from embedding_course.figures import glove as glove_figures
 from embedding_course.figures import word_labels
 
@@ -220,14 +220,18 @@ def test_explorer_draws_the_cosines_as_dots_on_stems_from_zero():
 
 def test_explorer_legend_draws_each_group_s_dot_larger_and_fuller_than_its_pale_points():
     """The groups' points are small and pale behind the chosen word's stars; the legend's dots
-    are drawn at Plotly's constant size (12 px, not the points' 6), so each group's colour reads."""
+    are drawn at Plotly's constant size (12 px, not the points' 6), so each group's colour reads.
+    Pale means mixed with white, not see-through: at opacity 0.6 on the dark theme's page the
+    points and legend dots went dim, several groups' colours alike, below 3:1 against the page."""
     coords = np.arange(6, dtype=float).reshape(3, 2)
     neighbours = {"a": [("b", 0.9)], "b": [("a", 0.9)], "c": [("a", 0.5)]}
     positions = {word: np.zeros((2, 2)) for word in "abc"}
     figure = glove_figures.neighbour_explorer_figure(coords, list("abc"), list("ggh"), neighbours, positions)
     groups = [trace for trace in figure.data if trace.showlegend is not False]
     assert [trace.name for trace in groups] == ["g", "h"]
-    assert all(trace.marker.size < 12 and trace.marker.opacity < 1 for trace in groups)
+    colours = glove_figures.group_colours(list("ggh"))
+    assert all(trace.marker.size < 12 and trace.marker.opacity is None for trace in groups)
+    assert [trace.marker.color for trace in groups] == [plotting.pale(colours[name], 0.6) for name in "gh"]
     assert figure.layout.legend.itemsizing == "constant"
 
 

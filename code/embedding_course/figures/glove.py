@@ -289,7 +289,7 @@ def neighbour_explorer_figure(
     figure = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.1,
                            subplot_titles=("2-D PCA of the listed words", "nearest neighbours"))
     for trace in _group_traces(coords, words, groups, colours=colours, show_text=False, marker_size=6):
-        trace.marker.opacity = 0.6
+        trace.marker.color = plotting.pale(trace.marker.color, 0.6)  # pale behind the stars, on either theme
         figure.add_trace(trace, row=1, col=1)
 
     def state(word: str):
