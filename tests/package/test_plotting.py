@@ -338,10 +338,10 @@ def test_narrow_figure_keeps_a_wrapped_title_inside_at_twice_the_density():
     """The phone's 2x drawing breaks the title where the 1x one does, and keeps it whole: drawn
     at 220 dpi, matplotlib wrapped it again and cut its first line (lesson 4's Fig. 4.2)."""
     table = positional.sinusoidal_encoding(100, 512)
-    figure = plotting.heatmap(table, title="Sinusoidal encoding (interleaved), 100 x 512",
+    figure = plotting.heatmap(table, title=r"Sinusoidal encoding (interleaved), $100\times512$",
                               xlabel="dimension", ylabel="position", diverging=True, limits=(-1, 1),
                               colorbar_label="value")
-    narrow = plotting.narrow_figure(figure)
+    narrow = plotting.narrow_figure(figure)  # as lesson 4 draws it
     title = narrow.axes[0].title
     for dpi in (110, 220):
         narrow.set_dpi(dpi)
@@ -354,20 +354,22 @@ def test_narrow_figure_keeps_a_wrapped_title_inside_at_twice_the_density():
 
 
 def test_a_heatmap_with_more_columns_than_pixels_shows_their_mix_not_bands():
-    """Lesson 4's 512 alternating sine (near 0) and cosine (near 1) columns in a phone's 1x
-    drawing, where each column gets 0.6 pixel: nearest-pixel sampling kept one kind of column
-    in one region and the other in the next (a solid red block, then a white band). Blended,
-    both regions show their mix, between white and the darkest red."""
+    """Lesson 4's 512 alternating sine (near 0) and cosine (near 1) columns drawn 0.6 pixel
+    wide (a phone drawing before the narrow one wrapped them; Fig. 4.11's 512-column panels on a
+    desktop): nearest-pixel sampling kept one kind of column in one region and the other in the
+    next (a solid red block, then a white band). Blended, both regions show their mix, between
+    white and the darkest red."""
     from PIL import Image
 
     table = positional.sinusoidal_encoding(100, 512)
-    figure = plotting.heatmap(table, title="Sinusoidal encoding (interleaved), 100 x 512", xlabel="dimension",
-                              ylabel="position", diverging=True, limits=(-1, 1), colorbar_label="value")
-    narrow = plotting.narrow_figure(figure)  # as lesson 4 draws it
+    narrow = plotting.heatmap(table, title=r"Sinusoidal encoding (interleaved), $100\times512$",
+                              xlabel="dimension", ylabel="position", diverging=True, limits=(-1, 1),
+                              colorbar_label="value", size=(plotting.NARROW_WIDTH, 4.5))  # not wrapped
     image = np.asarray(Image.open(io.BytesIO(plotting.figure_png(narrow))).convert("RGB")).astype(float)
     renderer = FigureCanvasAgg(narrow).get_renderer()
     narrow.draw(renderer)
     box, height = narrow.axes[0].get_window_extent(renderer), image.shape[0]
+    assert box.width / 512 < 0.7
     rows = slice(int(height - box.y1) + 2, int(height - box.y0) - 2)
 
     def mean_green(first: int, last: int) -> float:  # over the pixels of columns first..last
