@@ -41,6 +41,11 @@ def test_pipeline_stages_figure_has_one_titled_step_per_stage(vocab):
         assert shown[0].type == "heatmap" and len(shown) in (1, 2)
     titles = [step["args"][1]["title.text"] for step in steps]
     assert all("=" in title for title in titles) and len(set(titles)) == len(titles)
+    # a (B, T) stage numbers every slot (Plotly's own ticks skipped every other one on a phone)
+    for step, stage in zip(steps, stages, strict=True):
+        slots = list(range(batch.ids.shape[1])) if stage.axes == ("B", "T") else None
+        assert step["args"][1]["xaxis.tickvals"] == slots, stage.name
+    assert list(figure.layout.xaxis.tickvals) == list(range(batch.ids.shape[1]))  # the first step's
     with pytest.raises(IndexError, match="outside the batch"):
         pipeline_figures.pipeline_stages_figure(batch, stages, sequence=5)
 

@@ -74,6 +74,8 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
             x_title = "channel (C)"
             shown = "" if stage.axes == ("T", "C") else f", sequence {sequence} shown"
         y_values = list(range(matrix.shape[0]))
+        # every slot numbered (Plotly's own ticks numbered every other one on a phone); channels by Plotly
+        x_values = list(range(matrix.shape[1])) if stage.axes == ("B", "T") else None
         for drawn in (trace, values) if values is not None else (trace,):
             drawn.visible = index == 0
             figure.add_trace(drawn)
@@ -81,7 +83,7 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
         layouts.append({
             "title.text": f"{index + 1}. {stage.name}: {stage.shape_text}{shown}",
             "yaxis.tickvals": y_values, "yaxis.ticktext": y_text if y_text is not None else y_values,
-            "yaxis.title.text": y_title, "xaxis.title.text": x_title,
+            "yaxis.title.text": y_title, "xaxis.title.text": x_title, "xaxis.tickvals": x_values,
         })
     steps = []
     for index, stage in enumerate(stages):
@@ -97,7 +99,7 @@ def pipeline_stages_figure(batch: Batch, stages: Sequence[Stage], sequence: int 
     )
     figure.update_yaxes(autorange="reversed", tickvals=layouts[0]["yaxis.tickvals"],
                         ticktext=layouts[0]["yaxis.ticktext"], title_text=layouts[0]["yaxis.title.text"])
-    figure.update_xaxes(title_text=layouts[0]["xaxis.title.text"])
+    figure.update_xaxes(title_text=layouts[0]["xaxis.title.text"], tickvals=layouts[0]["xaxis.tickvals"])
     return figure
 
 
