@@ -359,12 +359,10 @@
         x: 0, xref: 'container', xanchor: 'left', y: 1, yref: 'paper', yanchor: 'bottom',
         pad: {t: 0, b: highest + 12 + 16 * (titleLines - 1), l: 8}});
     }
-    // The room above the plot: what it holds, counted above, and no more. A wide screen's top
-    // margin kept on a phone left up to 140 px empty above the title (lesson 1's, at 320 px).
     var needed = highest + 12 + 33 * titleLines + 10;
-    var top = titleLines ? needed : Math.max(margin.t + extraTop, needed);
-    height += top - margin.t;
-    margin.t = top;
+    extraTop += Math.max(0, needed - margin.t - extraTop);
+    margin.t += extraTop;
+    height += extraTop;
     Object.keys(layout).forEach(function (key) {
       if (/^xaxis\d*$/.test(key)) {
         layout[key] = Object.assign({automargin: true}, layout[key]);

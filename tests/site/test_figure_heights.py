@@ -227,24 +227,6 @@ def test_one_heatmap_s_colour_bar_goes_above_the_plot_on_a_phone():
     assert all(trace.get("colorbar", {}).get("orientation") != "h" for trace in stacked["data"])
 
 
-def test_a_phone_s_figure_keeps_above_the_plot_only_the_room_its_title_and_controls_take():
-    """A wide screen's top margin, kept on a phone, left up to 140 px empty above the title
-    (lesson 1's explorer at 320 px). The room above the plot is what it holds, and no more: a
-    title alone takes less than the wide margin, a menu above the plot more."""
-    titled = {"data": [{"type": "bar", "x": [1, 2], "y": [3, 4]}],
-              "layout": {"height": 500, "margin": {"t": 160, "b": 60}, "title": {"text": "a title"}}}
-    fitted = _fit_in_node(titled, 390)["layout"]
-    assert fitted["margin"]["t"] < 70 and fitted["height"] == 500 - (160 - fitted["margin"]["t"])
-    menu = json.loads(json.dumps(titled))
-    menu["layout"]["updatemenus"] = [{"buttons": [{"label": "one", "method": "update", "args": [{}]}],
-                                     "x": 0, "y": 1.3, "yanchor": "bottom"}]  # 87 px above the plot
-    fitted = _fit_in_node(menu, 390)["layout"]
-    assert fitted["margin"]["t"] > 87 + 34 and fitted["title"]["pad"]["b"] > 87
-    untitled = json.loads(json.dumps(titled))
-    del untitled["layout"]["title"]
-    assert _fit_in_node(untitled, 390)["layout"]["margin"]["t"] == 160  # nothing of it placed here
-
-
 def test_stacked_panels_titles_are_no_larger_than_the_figure_s_own():
     """Plotly writes a panel's title at 16 px; on a phone the figure's title is 13 px, and
     lesson 1's panel titles outranked it. Stacked, a panel's title is 13 px at most."""
