@@ -141,7 +141,7 @@ def test_a_slider_focused_by_the_keyboard_shows_its_focus_ring_on_all_four_sides
     result.page.context.close()
 
 
-FADE = "box => getComputedStyle(box).getPropertyValue('--course-table-fade')"
+FADE = "box => getComputedStyle(box).getPropertyValue('--course-scroll-fade')"
 
 
 def test_a_table_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(browser, site_url):
@@ -165,8 +165,39 @@ def test_a_table_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(
     assert box.evaluate("box => box.matches(':focus-visible')") and box.evaluate(RING_CUT_BY) == []
     fits = page.evaluate("""() => [...document.querySelectorAll('article .pst-scrollable-table-container')]
         .filter(box => box.scrollWidth <= box.clientWidth).map(box => getComputedStyle(box)
-        .getPropertyValue('--course-table-fade'))""")
+        .getPropertyValue('--course-scroll-fade'))""")
     assert set(fits) <= {"0px"}, fits
+    result.page.context.close()
+
+
+def test_a_code_cell_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(browser, site_url):
+    """At 390 px lesson 4's code cells were cut at the screen's edge, a line ending mid-word as
+    if that were all. As a wide table does, a code cell's right edge fades while there is more to
+    scroll to, and not at its end; a cell that fits does not fade. Focused by the keyboard, its
+    ring lies within the 4 px that the fade's mask reaches past the box, cut by nothing."""
+    result = visit(browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url, viewport=PHONE)
+    page = result.page
+    boxes = page.locator("article div.highlight > pre")
+    wide = [boxes.nth(i) for i in range(boxes.count())
+            if boxes.nth(i).evaluate("box => box.scrollWidth > box.clientWidth + 1")]
+    assert wide, "lesson 4 has a code cell wider than a phone"
+    box = wide[0]
+    box.scroll_into_view_if_needed()
+    assert box.evaluate(FADE) == "40px"
+    box.evaluate("box => new Promise(done => { box.scrollLeft = box.scrollWidth; "
+                 "requestAnimationFrame(() => requestAnimationFrame(done)); })")
+    assert box.evaluate(FADE) == "0px"
+    page.keyboard.press("Tab")
+    box.focus()
+    assert box.evaluate("box => box.matches(':focus-visible')") and box.evaluate(RING_CUT_BY) == []
+    reach = box.evaluate("box => { const style = getComputedStyle(box); "
+                         "return parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth); }")
+    assert 0 < reach <= 4, reach
+    page.set_viewport_size({"width": 1280, "height": 900})
+    fits = page.evaluate("""() => [...document.querySelectorAll('article div.highlight > pre')]
+        .filter(box => box.scrollWidth <= box.clientWidth).map(box => getComputedStyle(box)
+        .getPropertyValue('--course-scroll-fade'))""")
+    assert fits and set(fits) == {"0px"}, fits
     result.page.context.close()
 
 
