@@ -144,43 +144,21 @@ def test_a_slider_focused_by_the_keyboard_shows_its_focus_ring_on_all_four_sides
 FADE = "box => getComputedStyle(box).getPropertyValue('--course-scroll-fade')"
 
 
-def test_a_table_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(browser, site_url):
-    """At 390 px lesson 2's memory table shows four of its six columns, cut at a column's edge:
-    it looked whole. Its right edge fades while there is more to scroll to, and not at its end;
-    a table that fits does not fade. Focused, it shows its ring, cut by nothing."""
-    result = visit(browser, f"{site_url}/book/lessons/02_one_hot.html", site_url, viewport=PHONE)
+@pytest.mark.parametrize(("lesson", "boxes"), [("02_one_hot", ".pst-scrollable-table-container"),
+                                               ("04_sinusoidal_positions", "div.highlight > pre")])
+def test_a_box_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(browser, site_url,
+                                                                               lesson, boxes):
+    """At 390 px lesson 2's memory table showed four of its six columns, cut at a column's edge,
+    and lesson 4's code cells a line ending mid-word: they looked whole. A table's or a code
+    cell's right edge fades while there is more to scroll to, and not at its end; a box that
+    fits (on a desktop) does not fade. Focused by the keyboard, its ring lies within the 4 px that
+    the fade's mask reaches past the box, cut by nothing."""
+    result = visit(browser, f"{site_url}/book/lessons/{lesson}.html", site_url, viewport=PHONE)
     page = result.page
-    boxes = page.locator("article .pst-scrollable-table-container")
-    wide = [boxes.nth(i) for i in range(boxes.count())
-            if boxes.nth(i).evaluate("box => box.scrollWidth > box.clientWidth + 1")]
-    assert wide, "lesson 2 has a table wider than a phone"
-    box = wide[0]
-    box.scroll_into_view_if_needed()
-    assert box.evaluate(FADE) == "40px"
-    box.evaluate("box => new Promise(done => { box.scrollLeft = box.scrollWidth; "
-                 "requestAnimationFrame(() => requestAnimationFrame(done)); })")
-    assert box.evaluate(FADE) == "0px"
-    page.keyboard.press("Tab")
-    box.focus()
-    assert box.evaluate("box => box.matches(':focus-visible')") and box.evaluate(RING_CUT_BY) == []
-    fits = page.evaluate("""() => [...document.querySelectorAll('article .pst-scrollable-table-container')]
-        .filter(box => box.scrollWidth <= box.clientWidth).map(box => getComputedStyle(box)
-        .getPropertyValue('--course-scroll-fade'))""")
-    assert set(fits) <= {"0px"}, fits
-    result.page.context.close()
-
-
-def test_a_code_cell_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(browser, site_url):
-    """At 390 px lesson 4's code cells were cut at the screen's edge, a line ending mid-word as
-    if that were all. As a wide table does, a code cell's right edge fades while there is more to
-    scroll to, and not at its end; a cell that fits does not fade. Focused by the keyboard, its
-    ring lies within the 4 px that the fade's mask reaches past the box, cut by nothing."""
-    result = visit(browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url, viewport=PHONE)
-    page = result.page
-    boxes = page.locator("article div.highlight > pre")
-    wide = [boxes.nth(i) for i in range(boxes.count())
-            if boxes.nth(i).evaluate("box => box.scrollWidth > box.clientWidth + 1")]
-    assert wide, "lesson 4 has a code cell wider than a phone"
+    found = page.locator(f"article {boxes}")
+    wide = [found.nth(i) for i in range(found.count())
+            if found.nth(i).evaluate("box => box.scrollWidth > box.clientWidth + 1")]
+    assert wide, f"{lesson} has a {boxes} wider than a phone"
     box = wide[0]
     box.scroll_into_view_if_needed()
     assert box.evaluate(FADE) == "40px"
@@ -195,11 +173,11 @@ def test_a_code_cell_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_
     assert 0 < reach <= 4, reach
     page.set_viewport_size({"width": 1280, "height": 900})
     # (after two frames: the resize's; a closed solution's cell keeps its first value, unseen)
-    fits = page.evaluate("""() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() =>
-        done([...document.querySelectorAll('article div.highlight > pre')]
+    fits = page.evaluate("""selector => new Promise(done => requestAnimationFrame(
+        () => requestAnimationFrame(() => done([...document.querySelectorAll(`article ${selector}`)]
         .filter(box => box.checkVisibility() && box.scrollWidth <= box.clientWidth)
         .map(box => [box.textContent.slice(0, 30),
-                     getComputedStyle(box).getPropertyValue('--course-scroll-fade')])))))""")
+                     getComputedStyle(box).getPropertyValue('--course-scroll-fade')])))))""", boxes)
     assert fits and {fade for _, fade in fits} == {"0px"}, [fit for fit in fits if fit[1] != "0px"]
     result.page.context.close()
 
