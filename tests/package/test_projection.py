@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from embedding_course import plotting, projection
+from embedding_course import projection
 from embedding_course.figures import glove as glove_figures
 from embedding_course.figures import word_labels
 
@@ -218,20 +218,26 @@ def test_explorer_draws_the_cosines_as_dots_on_stems_from_zero():
     assert chosen_b["x"][-1] == pytest.approx([0.2, 0.9]) and chosen_b["text"][-1] == ["0.20", "0.90"]
 
 
-def test_explorer_legend_draws_each_group_s_dot_larger_and_fuller_than_its_pale_points():
-    """The groups' points are small and pale behind the chosen word's stars; the legend's dots
-    are drawn at Plotly's constant size (12 px, not the points' 6), so each group's colour reads.
-    Pale means mixed with white, not see-through: at opacity 0.6 on the dark theme's page the
-    points and legend dots went dim, several groups' colours alike, below 3:1 against the page."""
-    coords = np.arange(6, dtype=float).reshape(3, 2)
-    neighbours = {"a": [("b", 0.9)], "b": [("a", 0.9)], "c": [("a", 0.5)]}
-    positions = {word: np.zeros((2, 2)) for word in "abc"}
-    figure = glove_figures.neighbour_explorer_figure(coords, list("abc"), list("ggh"), neighbours, positions)
-    groups = [trace for trace in figure.data if trace.showlegend is not False]
-    assert [trace.name for trace in groups] == ["g", "h"]
-    colours = glove_figures.group_colours(list("ggh"))
-    assert all(trace.marker.size < 12 and trace.marker.opacity is None for trace in groups)
-    assert [trace.marker.color for trace in groups] == [plotting.pale(colours[name], 0.6) for name in "gh"]
+def test_explorer_colours_the_chosen_word_s_group_over_the_grey_map_of_every_word():
+    """Behind the stars, every listed word is a grey dot, and the chosen word's group is drawn
+    over them in one strong colour, named in the legend: the menu moves that colour to the new
+    word's group. (Eighteen pale group colours, each with its legend entry, could not be told
+    apart.) The legend draws its dots at Plotly's constant size (12 px, not the points' 6-8)."""
+    coords = np.arange(8, dtype=float).reshape(4, 2)
+    words, groups = list("abcd"), list("ghgh")
+    neighbours = {word: [(other, 0.5) for other in words if other != word][:2] for word in words}
+    positions = {word: np.zeros((3, 2)) for word in words}
+    figure = glove_figures.neighbour_explorer_figure(coords, words, groups, neighbours, positions, start="b")
+    every_word, group = figure.data[:2]
+    assert list(every_word.x) == pytest.approx(coords[:, 0]) and list(every_word.text) == words
+    assert every_word.marker.color == glove_figures.EXPLORER_POINTS
+    assert (list(group.text), list(group.x), group.name) == (["b", "d"], [2.0, 6.0], "its group: h")
+    assert group.marker.color == glove_figures.EXPLORER_GROUP and group.marker.size > every_word.marker.size
+    legend = [trace.name for trace in figure.data if trace.showlegend is not False]
+    assert legend == ["the listed words", "its group: h", "the word and its neighbours"]
+    choose_a, traces = (figure.layout.updatemenus[0].buttons[0].args[i] for i in (0, 2))
+    assert traces[0] == 1 and choose_a["name"][0] == "its group: g"
+    assert (choose_a["text"][0], choose_a["x"][0]) == (["a", "c"], [0.0, 4.0])
     assert figure.layout.legend.itemsizing == "constant"
 
 

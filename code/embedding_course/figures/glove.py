@@ -28,6 +28,11 @@ from embedding_course.projection import PCA
 WORDS = dict(size=10)
 # A group's legend dot: Plotly's constant size (12 px), not its points' (5-8 px, some pale)
 GROUP_LEGEND_SIZING = "constant"
+# The neighbour explorer's colours: the word and its neighbours (stars), the chosen word's
+# group, and every listed word behind them (mid greys: they read on a light and a dark page)
+EXPLORER_STARS = "#718096"
+EXPLORER_GROUP = plotting.PALETTE[1]
+EXPLORER_POINTS = "#a0aec0"
 
 
 def group_colours(groups: Sequence[str], keep: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -285,12 +290,28 @@ def neighbour_explorer_figure(
     if start not in words:
         raise ValueError(f"start word {start!r} is not one of the words")
 
-    colours = group_colours(groups)
     figure = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.1,
                            subplot_titles=("2-D PCA of the listed words", "nearest neighbours"))
-    for trace in _group_traces(coords, words, groups, colours=colours, show_text=False, marker_size=6):
-        trace.marker.color = plotting.pale(trace.marker.color, 0.6)  # pale behind the stars, on either theme
-        figure.add_trace(trace, row=1, col=1)
+    # The map behind the stars: every listed word a small pale dot, and the chosen word's group
+    # over them in one strong colour (eighteen group colours, pale, could not be told apart).
+    coords = coords.astype(np.float32)
+    group_of = dict(zip(words, groups, strict=True))
+    figure.add_trace(go.Scatter(
+        x=_rounded(coords[:, 0]), y=_rounded(coords[:, 1]), text=list(words), customdata=list(groups),
+        mode="markers", name="the listed words",
+        marker=dict(size=6, color=EXPLORER_POINTS, line=dict(width=0.5, color="white")),
+        hovertemplate="<b>%{text}</b><extra>%{customdata}</extra>"), row=1, col=1)
+
+    def group_points(word: str) -> dict:
+        """The chosen word's group: its words' positions and the legend's name for them."""
+        inside = [index for index, group in enumerate(groups) if group == group_of[word]]
+        return dict(x=_rounded(coords[inside, 0]), y=_rounded(coords[inside, 1]),
+                    text=[words[index] for index in inside], name=f"its group: {group_of[word]}")
+
+    figure.add_trace(go.Scatter(
+        mode="markers", marker=dict(size=8, color=EXPLORER_GROUP, line=dict(width=0.5, color="white")),
+        hovertemplate="<b>%{text}</b><extra>the word's group</extra>", **group_points(start)),
+        row=1, col=1)
 
     def state(word: str):
         found = list(neighbours[word])
@@ -316,7 +337,7 @@ def neighbour_explorer_figure(
         beside it, on which side."""
         places = place_labels(points, labels, ranges=ranges, plot_areas=EXPLORER_PLOT_AREAS, font_px=12,
                               marker_px=[size / 2 for size in marker_sizes(len(labels))])
-        leaders = _leader_traces(points, places, labels, line_colour="#718096", textfont=textfont,
+        leaders = _leader_traces(points, places, labels, line_colour=EXPLORER_STARS, textfont=textfont,
                                  name="word and neighbours: leaders")
         return leaders, _beside(places), [place.side for place in places]
 
@@ -327,9 +348,9 @@ def neighbour_explorer_figure(
     figure.add_trace(go.Scatter(
         x=points[:, 0], y=points[:, 1], text=labels, texttemplate=beside, mode="markers+text",
         textposition=sides,
-        marker=dict(size=marker_sizes(len(labels)), color="#718096", symbol="star",
-                    line=dict(width=1, color="white")),  # grey: stands out on light and dark pages
-        textfont=textfont, name="word and neighbours", showlegend=False,
+        marker=dict(size=marker_sizes(len(labels)), color=EXPLORER_STARS, symbol="star",
+                    line=dict(width=1, color="white")),  # slate: stands out on light and dark pages
+        textfont=textfont, name="the word and its neighbours",
         hovertemplate="<b>%{text}</b><extra></extra>"), row=1, col=1)
     figure.add_trace(ends, row=1, col=1)
     # The neighbours' cosines as a dot plot, each dot on a stem from 0 (an error bar of 100 % below
@@ -346,21 +367,23 @@ def neighbour_explorer_figure(
         hovertemplate="%{y}: cos %{x:.3f}<extra></extra>"), row=1, col=2)
 
     buttons = []
-    group_of = dict(zip(words, groups, strict=True))
     for word in words:
         points, labels, ranked_words, ranked_scores = state(word)
         (lines, ends), beside, sides = placed(points, labels)
+        group = group_points(word)
         buttons.append(dict(
             method="update",
             label=f"{word} ({group_of[word]})",
             args=[
-                {"x": [list(lines.x), _rounded(points[:, 0]), list(ends.x), _rounded(ranked_scores)],
-                 "y": [list(lines.y), _rounded(points[:, 1]), list(ends.y), ranked_words],
-                 "text": [None, labels, list(ends.text), [f"{s:.2f}" for s in ranked_scores]],
-                 "texttemplate": [None, beside, None, None],
-                 "textposition": [None, sides, list(ends.textposition), "middle right"]},
+                {"x": [group["x"], list(lines.x), _rounded(points[:, 0]), list(ends.x),
+                       _rounded(ranked_scores)],
+                 "y": [group["y"], list(lines.y), _rounded(points[:, 1]), list(ends.y), ranked_words],
+                 "text": [group["text"], None, labels, list(ends.text), [f"{s:.2f}" for s in ranked_scores]],
+                 "name": [group["name"], None, None, None, None],
+                 "texttemplate": [None, None, beside, None, None],
+                 "textposition": [None, None, sides, list(ends.textposition), "middle right"]},
                 {"title.text": f"Explorer: {word!r} ({group_of[word]})"},
-                [first, first + 1, first + 2, first + 3],
+                [first - 1, first, first + 1, first + 2, first + 3],
             ],
         ))
     plotting.style(figure, title=f"Explorer: {start!r} ({group_of[start]})", height=height)
@@ -368,8 +391,8 @@ def neighbour_explorer_figure(
         updatemenus=[dict(type="dropdown", name="word", buttons=buttons, active=words.index(start),
                           x=1.0, y=1.13, xanchor="right", yanchor="bottom", showactive=True,
                           bgcolor="white", bordercolor="#a0aec0")],
-        # The points are small and pale behind the chosen word's stars; the legend draws its
-        # dots at Plotly's constant size (12 px), not theirs (6 px), so each group's colour reads.
+        # The points are small behind the chosen word's stars; the legend draws its dots and
+        # stars at Plotly's constant size (12 px), not theirs (6-16 px), so each colour reads.
         legend=dict(orientation="h", y=-0.12, font=dict(size=11), itemsizing=GROUP_LEGEND_SIZING),
         margin=dict(t=110, b=40),
     )
