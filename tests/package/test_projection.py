@@ -219,10 +219,11 @@ def test_explorer_draws_the_cosines_as_dots_on_stems_from_zero():
 
 
 def test_explorer_colours_the_chosen_word_s_group_over_the_grey_map_of_every_word():
-    """Behind the stars, every listed word is a grey dot, and the chosen word's group is drawn
-    over them in one strong colour, named in the legend: the menu moves that colour to the new
-    word's group. (Eighteen pale group colours, each with its legend entry, could not be told
-    apart.) The legend draws its dots at Plotly's constant size (12 px, not the points' 6-8)."""
+    """Behind the stars, every listed word is a dot of the stars' grey seen through (light on a
+    light page, dark on a dark one), and the chosen word's group is drawn over them in one
+    strong colour, named in the legend: the menu moves that colour to the new word's group.
+    (Eighteen pale group colours, each with its legend entry, could not be told apart.) The
+    legend draws its dots at Plotly's constant size (12 px, not the points' 6-8)."""
     coords = np.arange(8, dtype=float).reshape(4, 2)
     words, groups = list("abcd"), list("ghgh")
     neighbours = {word: [(other, 0.5) for other in words if other != word][:2] for word in words}
@@ -230,7 +231,8 @@ def test_explorer_colours_the_chosen_word_s_group_over_the_grey_map_of_every_wor
     figure = glove_figures.neighbour_explorer_figure(coords, words, groups, neighbours, positions, start="b")
     every_word, group = figure.data[:2]
     assert list(every_word.x) == pytest.approx(coords[:, 0]) and list(every_word.text) == words
-    assert every_word.marker.color == glove_figures.EXPLORER_POINTS
+    assert every_word.marker.color == glove_figures.EXPLORER_STARS == figure.data[3].marker.color
+    assert every_word.marker.opacity == glove_figures.EXPLORER_POINTS_OPACITY < 1
     assert (list(group.text), list(group.x), group.name) == (["b", "d"], [2.0, 6.0], "its group: h")
     assert group.marker.color == glove_figures.EXPLORER_GROUP and group.marker.size > every_word.marker.size
     legend = [trace.name for trace in figure.data if trace.showlegend is not False]

@@ -28,11 +28,13 @@ from embedding_course.projection import PCA
 WORDS = dict(size=10)
 # A group's legend dot: Plotly's constant size (12 px), not its points' (5-8 px, some pale)
 GROUP_LEGEND_SIZING = "constant"
-# The neighbour explorer's colours: the word and its neighbours (stars), the chosen word's
-# group, and every listed word behind them (mid greys: they read on a light and a dark page)
+# The neighbour explorer's colours: the word and its neighbours (stars, a mid grey that reads on
+# a light and a dark page) and the chosen word's group. Every listed word is a dot behind them,
+# the stars' grey seen through: light on a light page, dark on a dark one, so that it stays
+# behind the stars in either theme (an opaque light grey outshone them on the dark page).
 EXPLORER_STARS = "#718096"
 EXPLORER_GROUP = plotting.PALETTE[1]
-EXPLORER_POINTS = "#a0aec0"
+EXPLORER_POINTS_OPACITY = 0.45
 
 
 def group_colours(groups: Sequence[str], keep: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -299,7 +301,7 @@ def neighbour_explorer_figure(
     figure.add_trace(go.Scatter(
         x=_rounded(coords[:, 0]), y=_rounded(coords[:, 1]), text=list(words), customdata=list(groups),
         mode="markers", name="the listed words",
-        marker=dict(size=6, color=EXPLORER_POINTS, line=dict(width=0.5, color="white")),
+        marker=dict(size=6, color=EXPLORER_STARS, opacity=EXPLORER_POINTS_OPACITY),
         hovertemplate="<b>%{text}</b><extra>%{customdata}</extra>"), row=1, col=1)
 
     def group_points(word: str) -> dict:
