@@ -238,7 +238,8 @@ def test_explorer_colours_the_chosen_word_s_group_over_the_grey_map_of_every_wor
     legend = [trace.name for trace in figure.data if trace.showlegend is not False]
     assert legend == ["the listed words", "its group: h", "the word and its neighbours"]
     choose_a, traces = (figure.layout.updatemenus[0].buttons[0].args[i] for i in (0, 2))
-    assert traces[0] == 1 and choose_a["name"][0] == "its group: g"
+    assert traces[0] == 1 and choose_a["name"] == ["its group: g", *(figure.data[i].name for i in traces[1:])]
+    assert None not in choose_a["name"]  # a name restyled to None reads "trace 3" in the legend
     assert (choose_a["text"][0], choose_a["x"][0]) == (["a", "c"], [0.0, 4.0])
     assert figure.layout.legend.itemsizing == "constant"
 

@@ -381,7 +381,8 @@ def neighbour_explorer_figure(
                        _rounded(ranked_scores)],
                  "y": [group["y"], list(lines.y), _rounded(points[:, 1]), list(ends.y), ranked_words],
                  "text": [group["text"], None, labels, list(ends.text), [f"{s:.2f}" for s in ranked_scores]],
-                 "name": [group["name"], None, None, None, None],
+                 # every name given: restyling one to None would reset it to "trace 3"
+                 "name": [group["name"], *(trace.name for trace in figure.data[first:])],
                  "texttemplate": [None, None, beside, None, None],
                  "textposition": [None, None, sides, list(ends.textposition), "middle right"]},
                 {"title.text": f"Explorer: {word!r} ({group_of[word]})"},
