@@ -265,7 +265,7 @@ def neighbour_explorer_figure(
     pca: PCA | None = None,
     start: str | None = None,
     dim: int | None = None,
-    height: int = 620,
+    height: int = 563,  # the map 367 px high on a desktop, above a one-line legend
 ) -> go.Figure:
     """A word picker (dropdown): the word's nearest neighbours and where they sit in the projection.
 
