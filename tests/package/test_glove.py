@@ -277,11 +277,14 @@ def test_explorer_figure_has_one_dropdown_entry_per_word(vectors):
     menu = figure.layout.updatemenus[0]
     assert len(menu.buttons) == len(words) and menu.active == words.index("queen")
     data_update, _, traces = menu.buttons[words.index("king")].args
-    # the traces it updates: leader lines, the word and its neighbours, the leaders' words, the bars
-    assert list(traces) == list(range(len(figure.data) - 4, len(figure.data)))
-    assert len(data_update["y"][3]) == 4  # the bar chart's 4 neighbours
-    assert data_update["y"][3][-1] == vectors.neighbours("king", k=4)[0].word  # best at the top
-    assert data_update["text"][1][0] == "king" and len(data_update["x"][1]) == 5
+    # the traces it updates: the word's group, leader lines, the word and its neighbours, the
+    # leaders' words, the cosines
+    assert list(traces) == list(range(len(figure.data) - 5, len(figure.data)))
+    assert len(data_update["y"][4]) == 4  # the 4 neighbours' cosines
+    assert data_update["y"][4][-1] == vectors.neighbours("king", k=4)[0].word  # best at the top
+    assert data_update["text"][2][0] == "king" and len(data_update["x"][2]) == 5
+    royalty = sorted(word for word, group in zip(words, groups, strict=True) if group == "royalty")
+    assert sorted(data_update["text"][0]) == royalty  # the word's group
 
 
 def test_band_cosines_lesson_6_positive_cosines_depend_on_the_frequency_band(vectors):
