@@ -294,8 +294,8 @@ def neighbour_explorer_figure(
 
     figure = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.1,
                            subplot_titles=("2-D PCA of the listed words", "nearest neighbours"))
-    # The map behind the stars: every listed word a small pale dot, and the chosen word's group
-    # over them in one strong colour (eighteen group colours, pale, could not be told apart).
+    # The map behind the stars: every listed word a small dot seen through, and the chosen word's
+    # group over them in one strong colour (eighteen pale group colours could not be told apart).
     coords = coords.astype(np.float32)
     group_of = dict(zip(words, groups, strict=True))
     figure.add_trace(go.Scatter(
@@ -345,7 +345,9 @@ def neighbour_explorer_figure(
 
     points, labels, ranked_words, ranked_scores = state(start)
     (lines, ends), beside, sides = placed(points, labels)
-    first = len(figure.data)  # then: leader lines, the word and its neighbours, the leaders' words, cosines
+    # The menu restyles the word's group (first - 1), then these: leader lines, the word and its
+    # neighbours, the leaders' words, the cosines.
+    first = len(figure.data)
     figure.add_trace(lines, row=1, col=1)
     figure.add_trace(go.Scatter(
         x=points[:, 0], y=points[:, 1], text=labels, texttemplate=beside, mode="markers+text",
