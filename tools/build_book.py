@@ -180,9 +180,11 @@ def read_page(page: Path):
     return read_myst_markdown_notebook(page.read_text(), MdParserConfig(), add_source_map=True, path=page)
 
 
-def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | None, dict | None]:
+def execute_page(root: str, page: str, timeout: int, kernel_arguments: tuple[str, ...] = ()
+                 ) -> tuple[str, float, str | None, dict | None]:
     """Run one page's notebook in its folder (in a worker process).
 
+    ``kernel_arguments`` are added to the kernel's command line (IPython's settings).
     Returns (page, seconds, error or None, executed notebook or None).
     """
     import logging
@@ -209,7 +211,8 @@ def execute_page(root: str, page: str, timeout: int) -> tuple[str, float, str | 
                 super().__init__(transport="ipc", ip=str(Path(sockets) / "kernel"), **kwargs)
 
         result = single_nb_execution(notebook, cwd=str(path.parent), allow_errors=False, timeout=timeout,
-                                     meta_override=True, kernel_manager_class=UnixSocketKernelManager)
+                                     meta_override=True, kernel_manager_class=UnixSocketKernelManager,
+                                     extra_arguments=list(kernel_arguments))
     if result.err is not None:
         return page, result.time, result.exc_string or repr(result.err), None
     if client_warnings:

@@ -1,13 +1,16 @@
 """The arithmetic set-ups that check the prose (``tools/prose_stability.py``) really round differently.
 
 The prose itself is compared under them in ``test_notebooks_live.py``, where each notebook twin
-runs once and its run stands for a learner's set-up.
+runs once and its run stands for a learner's set-up. A page run for its prose alone draws no figure.
 """
 
 from __future__ import annotations
 
+import build_book
 import prose_stability
 import pytest
+
+from .conftest import FRONT_MATTER, REPO_ROOT, code_cell
 
 
 def test_the_set_ups_really_round_differently():
@@ -34,3 +37,18 @@ def test_this_machine_s_portable_set_up_is_the_one_its_kernels_call_for():
     environment = prose_stability.environment(prose_stability.PORTABLE)
     expected = prose_stability.portable_variables(platform.machine(), torch.backends.cpu.get_cpu_capability())
     assert {name: environment.get(name) for name in expected} == expected
+
+
+def test_a_page_run_for_its_prose_glues_its_values_and_draws_no_figure(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(FRONT_MATTER + code_cell(
+        "from course_glue import glue\nfrom embedding_course import plotting\n\n"
+        "figure = plotting.heatmap([[0.0, 1.0], [2.0, 3.0]], title='t')\nglue('share', 2 / 3)\nfigure")
+        + "The share is {glue:text}`share:.2f`.\n")
+    _, _, error, notebook = build_book.execute_page(str(REPO_ROOT), str(page), 120,
+                                                    prose_stability.WORDS_ONLY)
+    assert error is None, error
+    shown = {mime for cell in notebook.cells for output in cell.get("outputs", [])
+             for mime in output.get("data", {})}
+    assert "text/plain" in shown and not {mime for mime in shown if mime.startswith("image/")}, shown
+    assert prose_stability.prose(page, notebook)["texts"] == {"share:.2f": "0.67"}
