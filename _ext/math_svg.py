@@ -16,12 +16,11 @@ A phone lays out every glyph of every formula while it parses the page, long bef
 scrolls to most of them. So only the formulas near the top of the page (within the first
 ``EAGER_TEXT`` characters of the page's text, counted on its doctree when it is resolved) are
 drawn in the page as it loads. Each formula further down keeps its SVG box, at its exact size,
-and its MathML; its drawing waits as text (a ``<script type="text/x-svg-fragment">`` data
-block, which runs nothing and which the browser does not parse into elements while the page
-loads). ``course-math-lazy.js`` draws them when the formula comes near the screen (and all of
-them before printing). Without JavaScript, those formulas show their MathML, which browsers
-draw themselves (``course-math.css``). Formulas outside the text (the page's table of contents)
-are drawn at once.
+and its MathML; its glyphs wait, unrendered, in a ``<template>``. ``course-math-lazy.js``
+draws them when the formula comes near the screen (and all of them before printing). Without
+JavaScript, those formulas show their MathML, which browsers draw themselves
+(``course-math.css``). Formulas outside the text (the page's table of contents) are drawn at
+once.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 /* Formulas further down the page are drawn when they come near the screen.
  *
- * math_svg.py leaves each of them its SVG box, at its final size, and puts its drawing right
- * after it as the text of a data block (<script type="text/x-svg-fragment">, which runs
- * nothing): read as one string while the page loads, not parsed into elements, styled or
- * laid out. When a formula comes within a screen's height of the screen, its drawing is
- * parsed into its SVG.
+ * math_svg.py leaves each of them its SVG box, at its final size, and puts its glyphs in a
+ * <template> right after it: parsed, but neither styled nor laid out while the page loads.
+ * When a formula comes within a screen's height of the screen, its glyphs move into its SVG.
  * A few formulas are drawn per frame, so that drawing never holds up the reader's scrolling
  * or typing. Before printing, every formula is drawn.
  */
@@ -12,24 +10,24 @@
   'use strict';
 
   var WAITING = 'mjx-container[data-course-lazy]';
-  var DRAWING = ':scope > script[type="text/x-svg-fragment"]';
   var GLYPHS_PER_FRAME = 250;  // <use> and <rect> elements: a few milliseconds on a phone
   var queue = [];
   var frameRequested = false;
 
   function draw(container) {
-    var drawing = container.querySelector(DRAWING);
+    var template = container.querySelector(':scope > template');
     var svg = container.querySelector(':scope > svg');
-    if (drawing && svg) {
-      svg.insertAdjacentHTML('beforeend', drawing.textContent);  // parsed as SVG, inside the <svg>
-      drawing.remove();
+    if (template && svg) {
+      var drawing = template.content.firstElementChild;
+      while (drawing && drawing.firstChild) { svg.appendChild(drawing.firstChild); }
+      template.remove();
     }
     container.removeAttribute('data-course-lazy');
   }
 
-  function size(container) {  // its elements: each opens a tag
-    var drawing = container.querySelector(DRAWING);
-    return drawing ? drawing.textContent.split('<').length - drawing.textContent.split('</').length : 0;
+  function size(container) {
+    var template = container.querySelector(':scope > template');
+    return template ? template.content.querySelectorAll('*').length : 0;
   }
 
   function drawSome() {

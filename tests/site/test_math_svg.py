@@ -20,7 +20,6 @@ import math_svg
 
 FILLER = "\n\n".join(["Words " * 100] * 6)  # 3,600 characters of text: past EAGER_TEXT
 MARKUP = "0" * 4000  # in raw HTML and in a comment: no text a reader sees
-WAITING = '<script type="text/x-svg-fragment">'  # a formula's drawing, waiting as text
 
 PAGE = rf"""Sums
 ====
@@ -146,19 +145,18 @@ def test_each_formula_is_an_svg_with_its_mathml(tiny):
     assert set(re.findall(r'href="#(MJX-[^"]+)"', html)) == set(drawn)
 
 
-def test_formulas_further_down_wait_as_text_in_their_box(tiny):
-    """Formulas past the first EAGER_TEXT characters of text keep their box; their drawing
-    waits as the text of a data block, not as elements."""
+def test_formulas_further_down_wait_in_a_template_in_their_box(tiny):
+    """Formulas past the first EAGER_TEXT characters of text keep their box; glyphs wait."""
     root, _ = tiny
     body = article((root / "html" / "sums.html").read_text())
     first, second = body.split("Far down", 1)
     assert "data-course-lazy" not in first and first.count("<mjx-container") == 8
     assert second.count('<mjx-container data-course-lazy=""') == second.count("<mjx-container") == 4
-    assert second.count(WAITING) == 4 and second.count("<mjx-assistive-mml") == 4
-    assert "<template" not in body
+    assert second.count("<template><svg>") == 4 and second.count("<mjx-assistive-mml") == 4
     # Each waiting formula: its SVG's opening tag unchanged and empty, then its drawing, which
     # is the same as the drawing of the same formula drawn at once.
-    waiting = re.findall(r"<svg [^>]*></svg>" + WAITING + r"(.*?)</script><mjx-assistive-mml", second, re.S)
+    waiting = re.findall(r"<svg [^>]*></svg><template><svg>(.*?)</svg></template><mjx-assistive-mml",
+                         second, re.S)
     assert len(waiting) == 4 and all("<use" in drawing for drawing in waiting)
     t = math_svg.render({"page": [("t", False)]}).pages["page"].formulas[("t", False)]
     assert t["lazy"] in second and t["eager"] in first
@@ -220,13 +218,11 @@ def test_a_formula_with_svgs_inside_it_waits_whole():
     formula = ("\\begin{pmatrix}1&2\\\\3&4\\\\5&6\\\\7&8\\end{pmatrix}", True)
     drawn = math_svg.render({"page": [formula]}).pages["page"].formulas[formula]
     assert drawn["eager"].count("<svg") == 3
-    box, rest = drawn["lazy"].split(WAITING)
+    box, rest = drawn["lazy"].split("<template>")
     assert box.count("<svg") == 1 and box.endswith('aria-hidden="true"></svg>')
     assert box.split("<svg")[1].split(">")[0] == drawn["eager"].split("<svg")[1].split(">")[0]
-    drawing, after = rest.split("</script>")
-    assert drawing.count("<svg") == drawing.count("</svg>") == 2  # the two inside; the box is before
-    eager_svg = drawn["eager"].split("<mjx-assistive-mml")[0]
-    assert eager_svg.split(">", 2)[2].rsplit("</svg>", 1)[0] == drawing  # the box's own drawing
+    drawing, after = rest.split("</template>")
+    assert drawing.count("<svg") == drawing.count("</svg>") == 3
     assert after.startswith("<mjx-assistive-mml") and after.count("<svg") == 0
     assert after == "<mjx-assistive-mml" + drawn["eager"].split("<mjx-assistive-mml", 1)[1]
 

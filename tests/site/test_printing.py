@@ -25,7 +25,7 @@ def test_every_formula_is_drawn_before_printing(browser, site_url):
         page = result.page
         assert page.locator("mjx-container[data-course-lazy]").count() > 0
         page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
-        assert page.locator("mjx-container[data-course-lazy], mjx-container script").count() == 0
+        assert page.locator("mjx-container[data-course-lazy], mjx-container template").count() == 0
         assert page.evaluate("""() => [...document.querySelectorAll('mjx-container > svg')]
             .every(svg => svg.querySelector('use, rect'))""")
     finally:

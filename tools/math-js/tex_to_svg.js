@@ -5,7 +5,7 @@
 // {"formulas": [...], "glyphs": "<svg ...>"}. Each formula of a page is {"eager": ..., "lazy": ...}:
 // MathJax's <mjx-container> holding an SVG drawn in currentColor, with the formula's MathML
 // beside it for screen readers (assistive MathML), drawn at once ("eager") or with its drawing
-// waiting as text after its empty SVG box ("lazy", for _ext/static/course-math-lazy.js).
+// waiting in a <template> after its empty SVG box ("lazy", for _ext/static/course-math-lazy.js).
 // A glyph used on a page is drawn once, in the page's hidden "glyphs" SVG, and each formula
 // points to it (<use href="#MJX-...">): a page with many formulas is a third of the size it
 // would be with every glyph written out. A formula of "alone" is {"eager": ...} with its glyphs
@@ -58,10 +58,8 @@ function slim(adaptor, node) {
 }
 
 // The same formula, marked data-course-lazy (put first, as the site's CSS and script expect
-// it), its SVG an empty box of the same size, and the SVG's drawing as text in a data block
-// right after it (<script type="text/x-svg-fragment">, which runs nothing): the browser reads
-// that text as one string, without making an element of it, until the formula is drawn. (In a
-// <template>, each of its glyphs was parsed into an element as the page loaded.)
+// it), its SVG an empty box of the same size, and the SVG's drawing in a <template> right after
+// it, which the browser parses but neither styles nor lays out.
 function waiting(adaptor, container) {
   const lazy = adaptor.clone(container);
   const attributes = adaptor.allAttributes(lazy);
@@ -69,10 +67,8 @@ function waiting(adaptor, container) {
   adaptor.setAttribute(lazy, 'data-course-lazy', '');
   for (const {name, value} of attributes) adaptor.setAttribute(lazy, name, value);
   const box = adaptor.childNodes(lazy).find((child) => adaptor.kind(child) === 'svg');
-  const drawing = adaptor.innerHTML(box);
-  for (const child of [...adaptor.childNodes(box)]) adaptor.remove(child);
-  const block = adaptor.node('script', {type: 'text/x-svg-fragment'}, [adaptor.text(drawing)]);
-  adaptor.insert(block, adaptor.next(box));
+  const drawing = adaptor.node('svg', {}, [...adaptor.childNodes(box)]);  // moves them
+  adaptor.insert(adaptor.node('template', {}, [drawing]), adaptor.next(box));
   return adaptor.outerHTML(lazy);
 }
 
