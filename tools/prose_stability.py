@@ -64,9 +64,9 @@ ROUNDING_PROBE = ("import torch; g = torch.Generator().manual_seed(0); "
 
 # The prose needs the glued values, not the figures: a page executed here shows its outputs
 # as text only, so no figure is drawn into an image (glue's values are published as they are).
-# Drawing is most of a lesson's run: lesson 4 takes 28 s with its figures, 8 s without.
-WORDS_ONLY = tuple(f"--DisplayFormatter.active_types={mime}"
-                   for mime in ("text/plain", "text/markdown", "text/html", "text/latex", "application/json"))
+# Drawing is most of some lessons' runs: lesson 4's takes about 30 s with its figures, 10 s without.
+TEXT_MIME_TYPES = ("text/plain", "text/markdown", "text/html", "text/latex", "application/json")
+TEXT_OUTPUTS_ONLY = tuple(f"--DisplayFormatter.active_types={mime}" for mime in TEXT_MIME_TYPES)
 
 
 def portable_variables(machine: str, capability: str) -> dict[str, str]:
@@ -115,7 +115,7 @@ def glue_roles(page: Path) -> list[tuple[str, str]]:
 def page_prose(page: Path, root: Path = REPO_ROOT) -> dict:
     """Execute ``page`` here, without drawing its figures; its glued texts ("key:spec" -> text)
     and raw glued values."""
-    _, _, error, notebook = execute_page(str(root), str(page), execution_timeout(root), WORDS_ONLY)
+    _, _, error, notebook = execute_page(str(root), str(page), execution_timeout(root), TEXT_OUTPUTS_ONLY)
     if error is not None:
         raise SystemExit(f"{page} failed:\n{error}")
     return prose(page, notebook)
