@@ -258,6 +258,8 @@ def test_formulas_further_down_are_drawn_as_they_come_near(browser, site_url):
                                timeout=20_000)
         # Every formula drawn in its box, at its size: nothing around it moved.
         assert page.evaluate(BOXES) == boxes
+        assert all(glyphs for _, _, glyphs in page.evaluate(state)), "a formula was drawn without its glyphs"
+        assert not page.locator("mjx-container > template").count(), "a formula's glyphs still wait"
         assert result.console_errors == []
     finally:
         result.page.context.close()
