@@ -62,13 +62,50 @@ def gzip_site_url(built_site):
         yield base
 
 
+class BrowserStalled(AssertionError):
+    """Chromium stopped drawing frames: the worker's browser is started afresh."""
+
+
+class SessionBrowser:
+    """A worker's Chromium, shared by its tests, and launched again after a test that found it
+    stalled (BrowserStalled, or pytest-timeout's limit): every later test would hang in it too.
+    Pages that a test file opened earlier stay with the old one."""
+
+    def __init__(self, playwright):
+        self._playwright = playwright
+        self._current = self._launch()
+        self.stalled = False
+
+    def _launch(self):
+        return self._playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+    def __getattr__(self, name):  # new_page, new_context, version, ...
+        if self.stalled:
+            self._current, self.stalled = self._launch(), False
+        return getattr(self._current, name)
+
+
+def stalled_browser(call) -> bool:
+    """Whether a test's ``call`` ended in a browser that stopped answering."""
+    if call.excinfo is None:
+        return False
+    return (call.excinfo.errisinstance(BrowserStalled)
+            or str(call.excinfo.value).startswith("Timeout >"))  # pytest-timeout's failure
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed and stalled_browser(call) and isinstance(item.funcargs.get("browser"), SessionBrowser):
+        item.funcargs["browser"].stalled = True
+    return report
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium is missing at {CHROMIUM}: install Debian's package `chromium`")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    with sync_playwright() as playwright:  # on leaving, every browser it launched is closed
+        yield SessionBrowser(playwright)

@@ -6,8 +6,10 @@ the test, so a page that needs a CDN cannot pass.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
@@ -15,7 +17,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import REPO_ROOT, toc_docnames
+from .conftest import REPO_ROOT, BrowserStalled, toc_docnames
 
 DOCNAMES = toc_docnames()
 # Known console noise that is not ours to fix would go here; there is none today.
@@ -101,6 +103,23 @@ def draw_every_formula(page) -> int:
                                timeout=10_000)
         drawn += 1
     return drawn
+
+
+def test_a_page_that_draws_no_frame_fails_its_test_in_seconds(browser):
+    """``after_frames`` gives up on a renderer that stopped drawing (here one whose script runs
+    for 3 s): one stalled page would otherwise hold its worker for pytest-timeout's 15 minutes,
+    and with it the rest of its file."""
+    page = browser.new_page()
+    try:
+        page.set_content("<p>A page</p>")
+        after_frames(page)  # a live page draws its frames
+        page.evaluate("() => setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); })")
+        started = time.monotonic()
+        with pytest.raises(BrowserStalled, match="not in 500 ms"):
+            after_frames(page, timeout=500)
+        assert time.monotonic() - started < 5
+    finally:
+        page.context.close()
 
 
 def test_page_loads_without_console_errors_or_failed_requests(page_visit):
@@ -397,12 +416,26 @@ FIGURE_STATE = """gd => {
 }"""
 
 
-def after_frames(page, frames: int = 2) -> None:
-    """Wait until the browser has drawn ``frames`` frames: observers and layout have caught up."""
-    page.evaluate("""n => new Promise(done => {
-        const step = () => (n-- > 0 ? requestAnimationFrame(step) : done());
-        step();
-    })""", frames)
+FRAME_WAIT_MS = 10_000  # two frames take a few ms; a renderer that draws none in 10 s has stalled
+_frame_waits = itertools.count()
+
+
+def after_frames(page, frames: int = 2, timeout: int = FRAME_WAIT_MS) -> None:
+    """Wait until the browser has drawn ``frames`` frames: observers and layout have caught up.
+
+    Raises ``BrowserStalled`` when they are not drawn in ``timeout`` ms: Playwright keeps that time
+    itself, so a stalled renderer costs one test, not pytest-timeout's 15 minutes (and the
+    worker's browser is started afresh: conftest.py).
+    """
+    counted = """([frames, wait]) => {
+        const seen = (window.courseFramesSeen ||= {});
+        seen[wait] = (seen[wait] || 0) + 1;  // once now, then once a frame
+        return seen[wait] > frames;
+    }"""
+    try:
+        page.wait_for_function(counted, arg=[frames, next(_frame_waits)], polling="raf", timeout=timeout)
+    except PlaywrightTimeout:
+        raise BrowserStalled(f"Chromium drew {frames} frames not in {timeout} ms at {page.url}") from None
 
 
 def state_after(page, figure, before: str, timeout: int = 10_000) -> str:

@@ -14,6 +14,7 @@ from .conftest import BUILT_SITE
 from .test_accessibility import descriptions_that_misread_their_titles
 from .test_pages_in_browser import (
     DOCNAMES,
+    after_frames,
     draw_every_figure,
     figure_label_problems,
     lines_through_words,
@@ -162,8 +163,8 @@ def test_a_box_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(br
     box = wide[0]
     box.scroll_into_view_if_needed()
     assert box.evaluate(FADE) == "40px"
-    box.evaluate("box => new Promise(done => { box.scrollLeft = box.scrollWidth; "
-                 "requestAnimationFrame(() => requestAnimationFrame(done)); })")
+    box.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+    after_frames(page)
     assert box.evaluate(FADE) == "0px"
     page.keyboard.press("Tab")
     box.focus()
@@ -173,11 +174,11 @@ def test_a_box_wider_than_a_phone_fades_at_its_edge_until_scrolled_to_its_end(br
     assert 0 < reach <= 4, reach
     page.set_viewport_size({"width": 1280, "height": 900})
     # (after two frames: the resize's; a closed solution's cell keeps its first value, unseen)
-    fits = page.evaluate("""selector => new Promise(done => requestAnimationFrame(
-        () => requestAnimationFrame(() => done([...document.querySelectorAll(`article ${selector}`)]
+    after_frames(page)
+    fits = page.evaluate("""selector => [...document.querySelectorAll(`article ${selector}`)]
         .filter(box => box.checkVisibility() && box.scrollWidth <= box.clientWidth)
         .map(box => [box.textContent.slice(0, 30),
-                     getComputedStyle(box).getPropertyValue('--course-scroll-fade')])))))""", boxes)
+                     getComputedStyle(box).getPropertyValue('--course-scroll-fade')])""", boxes)
     assert fits and {fade for _, fade in fits} == {"0px"}, [fit for fit in fits if fit[1] != "0px"]
     result.page.context.close()
 
@@ -419,7 +420,6 @@ def test_every_control_works_by_touch_on_a_phone(phone_visit):
 AXIS_RANGES = """gd => JSON.stringify(Object.keys(gd._fullLayout).filter(key => /^[xy]axis\\d*$/.test(key))
     .map(key => gd._fullLayout[key].range))"""
 SWIPE = 200  # px, upwards
-NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
 CAMERA = "gd => JSON.stringify(gd._fullLayout.scene._scene.getCamera())"
 
 
@@ -440,7 +440,7 @@ def swipe_problems(page) -> list[str]:
             finger("touchStart", x, y)
             for step in range(1, 11):
                 finger("touchMove", x + box["width"] / 3 * step / 10, y)
-                page.evaluate(NEXT_FRAME)
+                after_frames(page, 1)
             finger("touchEnd")
             if figure.evaluate(CAMERA) == camera:
                 problems.append(f"figure {index}: a finger drawn across its 3-D view did not turn it")
@@ -457,7 +457,7 @@ def swipe_problems(page) -> list[str]:
         finger("touchStart", x, y)
         for step in range(1, 21):
             finger("touchMove", x, y - SWIPE * step / 20)
-            page.evaluate(NEXT_FRAME)  # the browser scrolls with each move as it comes
+            after_frames(page, 1)  # the browser scrolls with each move as it comes
         finger("touchEnd")
         moved = page.evaluate("scrollY") - scrolled
         if moved < SWIPE / 2:
