@@ -58,18 +58,21 @@ def figure_png(figure: Figure, density: float = 1.0) -> bytes:
     cell_values = [text for axes in figure.axes if axes.images for text in axes.texts]
     drawn_as = [(text.get_fontsize(), text.get_visible()) for text in cell_values]
     buffer = io.BytesIO()
+    dpi = figure.dpi * density
     try:
         if cell_values:
             renderer = FigureCanvasAgg(figure).get_renderer()
             figure.draw(renderer)  # lays it out: its cells have their size
             _fit_cell_values(figure, renderer, leave_out=False)  # (the figure's own sizes fit)
-        figure.savefig(buffer, format="png", dpi=figure.dpi * density, metadata={"Software": None})
+        # The drawn pixels as they are (RGBA, row after row): a PNG here would only be decoded again.
+        figure.savefig(buffer, format="rgba", dpi=dpi)
     finally:
         for text, (size, visible) in zip(cell_values, drawn_as, strict=True):
             text.set_fontsize(size)
             text.set_visible(visible)
-    buffer.seek(0)
-    image = Image.open(buffer).convert("RGB")
+    drawn = buffer.getvalue()
+    width = int(figure.get_figwidth() * dpi)  # as matplotlib sizes its canvas
+    image = Image.frombytes("RGBA", (width, len(drawn) // (4 * width)), drawn).convert("RGB")
     exact = np.asarray(image, dtype=np.int32)  # (H, W, 3)
 
     def squared_error(reduced) -> int:
