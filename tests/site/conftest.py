@@ -90,7 +90,7 @@ def stalled_browser(call) -> bool:
     if call.excinfo is None:
         return False
     return (call.excinfo.errisinstance(BrowserStalled)
-            or str(call.excinfo.value).startswith("Timeout >"))  # pytest-timeout's failure
+            or str(call.excinfo.value).endswith("from pytest-timeout."))  # its failure's message
 
 
 @pytest.hookimpl(wrapper=True)

@@ -9,10 +9,13 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
+from xml.etree import ElementTree
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -115,11 +118,63 @@ def test_a_page_that_draws_no_frame_fails_its_test_in_seconds(browser):
         after_frames(page)  # a live page draws its frames
         page.evaluate("() => setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); })")
         started = time.monotonic()
-        with pytest.raises(BrowserStalled, match="not in 500 ms"):
+        with pytest.raises(BrowserStalled, match="frames in 500 ms"):
             after_frames(page, timeout=500)
         assert time.monotonic() - started < 5
     finally:
         page.context.close()
+
+
+STALLING_TESTS = """\
+import pytest
+
+from tests.site.test_pages_in_browser import after_frames
+
+
+@pytest.mark.timeout(3)
+def test_a_promise_that_never_settles(browser):
+    browser.new_page().evaluate("() => new Promise(() => {})")
+
+
+def test_a_script_that_holds_the_page(browser):
+    assert browser.contexts == [], "the stalled browser was kept"
+    page = browser.new_page()
+    page.evaluate("() => setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); })")
+    after_frames(page, timeout=500)
+
+
+def test_an_ordinary_failure(browser):
+    assert browser.contexts == [], "the stalled browser was kept"
+    browser.new_page()
+    assert False
+
+
+def test_after_an_ordinary_failure(browser):
+    assert len(browser.contexts) == 1, "the browser was launched again after an ordinary failure"
+"""
+
+
+def test_a_test_that_stalls_the_browser_leaves_the_next_test_a_new_one(tmp_path):
+    """A test that ends with the browser stalled (``BrowserStalled``, or pytest-timeout's limit)
+    has its worker's Chromium launched again; after any other failure the browser stays, with
+    the pages its file keeps open. (Each test here leaves its page open on purpose.)"""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_stalls.py").write_text(STALLING_TESTS)
+    report = tmp_path / "report.xml"
+    command = [sys.executable, "-m", "pytest", "-p", "tests.site.conftest", "-q", "-p", "no:cacheprovider",
+               f"--junitxml={report}", "--rootdir", str(tmp_path), str(tmp_path)]
+    result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert report.exists(), result.stdout[-3000:] + result.stderr[-3000:]
+    outcomes = {}  # each test's failure, its first four words
+    for case in ElementTree.parse(report).iter("testcase"):
+        failure = case.find("failure")
+        outcomes[case.get("name")] = "" if failure is None else " ".join(failure.get("message").split()[:4])
+    assert outcomes == {
+        "test_a_promise_that_never_settles": "Failed: Timeout (>3.0s) from",
+        "test_a_script_that_holds_the_page": "tests.site.conftest.BrowserStalled: Chromium did not",
+        "test_an_ordinary_failure": "assert False",
+        "test_after_an_ordinary_failure": "",
+    }, result.stdout[-3000:]
 
 
 def test_page_loads_without_console_errors_or_failed_requests(page_visit):
@@ -435,7 +490,7 @@ def after_frames(page, frames: int = 2, timeout: int = FRAME_WAIT_MS) -> None:
     try:
         page.wait_for_function(counted, arg=[frames, next(_frame_waits)], polling="raf", timeout=timeout)
     except PlaywrightTimeout:
-        raise BrowserStalled(f"Chromium drew {frames} frames not in {timeout} ms at {page.url}") from None
+        raise BrowserStalled(f"Chromium did not draw {frames} frames in {timeout} ms at {page.url}") from None
 
 
 def state_after(page, figure, before: str, timeout: int = 10_000) -> str:
