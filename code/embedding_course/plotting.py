@@ -64,15 +64,21 @@ def figure_png(figure: Figure, density: float = 1.0) -> bytes:
             renderer = FigureCanvasAgg(figure).get_renderer()
             figure.draw(renderer)  # lays it out: its cells have their size
             _fit_cell_values(figure, renderer, leave_out=False)  # (the figure's own sizes fit)
-        # The drawn pixels as they are (RGBA, row after row): a PNG here would only be decoded again.
-        figure.savefig(buffer, format="rgba", dpi=dpi)
+        # The drawn pixels as they are (RGBA, row after row): a PNG here would only be decoded
+        # again. The whole figure, at its own size, whatever a notebook set `savefig.bbox` to
+        # ("tight" would crop it to another size).
+        with matplotlib.rc_context({"savefig.bbox": "standard"}):
+            figure.savefig(buffer, format="rgba", dpi=dpi)
     finally:
         for text, (size, visible) in zip(cell_values, drawn_as, strict=True):
             text.set_fontsize(size)
             text.set_visible(visible)
     drawn = buffer.getvalue()
     width = int(figure.get_figwidth() * dpi)  # as matplotlib sizes its canvas
-    image = Image.frombytes("RGBA", (width, len(drawn) // (4 * width)), drawn).convert("RGB")
+    height, rest = divmod(len(drawn), 4 * width)
+    if rest:
+        raise RuntimeError(f"matplotlib drew {len(drawn)} bytes, not rows of {width} RGBA pixels")
+    image = Image.frombytes("RGBA", (width, height), drawn).convert("RGB")
     exact = np.asarray(image, dtype=np.int32)  # (H, W, 3)
 
     def squared_error(reduced) -> int:

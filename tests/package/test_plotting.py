@@ -105,6 +105,18 @@ def test_figure_png_draws_at_a_higher_density_on_request():
         plotting.figure_png(figure, 0)
 
 
+def test_figure_png_draws_the_whole_figure_whatever_savefig_bbox_says():
+    """A notebook that sets ``savefig.bbox = "tight"`` still gets the figure at its own size
+    (read as rows of its width, a cropped drawing came out skewed)."""
+    import matplotlib
+
+    figure = plotting.heatmap(np.arange(12.0).reshape(3, 4), title="t")
+    plotting.figure_png(figure)  # the first drawing settles the layout; the two below are alike
+    whole = plotting.figure_png(figure)
+    with matplotlib.rc_context({"savefig.bbox": "tight"}):
+        assert plotting.figure_png(figure) == whole
+
+
 def _annotated(size: int, value_size: float | None = None):
     """An annotated heatmap of ``size`` x ``size`` (its values at ``value_size`` points if given)."""
     figure = plotting.heatmap(np.eye(size), annotate=True, size=(7, 4))

@@ -96,7 +96,7 @@ def _letters(text: str) -> str:
 
 def printed_sheets(pdf: bytes) -> list[tuple[str, list]]:
     """Each sheet Chromium printed: its text, and its pictures as PIL images at their own size.
-    (PDFium reads a lesson's sheets in a tenth of a second; pypdf took 10 s on lesson 4's.)"""
+    (PDFium reads lesson 4's 25 sheets in 0.16 s; pypdf took 4 s, 13 s with its figures drawn.)"""
     document = pdfium.PdfDocument(pdf)
     try:
         pictures = [pdfium_c.FPDF_PAGEOBJ_IMAGE]
