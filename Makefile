@@ -13,7 +13,7 @@ PORT ?= 8000
 unexport PYTHONDONTWRITEBYTECODE
 
 
-.PHONY: site book page venv lock sync vendor browser test check lint notebooks serve bench clean
+.PHONY: site book page venv lock sync vendor browser test check check-package check-page lint notebooks serve bench clean
 
 site: book ## build the site into _build/html
 
@@ -119,9 +119,17 @@ test: venv vendor browser ## lint, package tests, full build, browser tests
 
 CHECK_PAGE ?= book/lessons/02_one_hot.md
 
+# The package tests and the page's build run side by side (each one's output is printed
+# whole when it ends): the build is mostly one process, and the tests leave a core idle while
+# their workers start and at their end.
 check: venv vendor ## the inner loop: lint, package tests but those that retrain a lesson, one quick page (CHECK_PAGE=...)
 	$(MAKE) lint
+	$(MAKE) --jobs=2 --output-sync=target check-package check-page
+
+check-package: venv
 	$(PY) -m pytest tests/package -q $(PARALLEL) -m "not retrains"
+
+check-page: venv vendor
 	$(PY) tools/build_book.py --page $(CHECK_PAGE)
 
 lint: venv ## ruff, and the workflow linters
