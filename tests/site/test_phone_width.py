@@ -27,14 +27,31 @@ from .test_pages_in_browser import (
 )
 
 PHONE = (390, 844)
+# Each figure on the page: [id, its drawing's state ('' until it is drawn), its height in px]
+FIGURE_HEIGHTS = """() => [...document.querySelectorAll('.course-plot')]
+    .map(gd => [gd.id, gd.dataset.state || '', gd.getBoundingClientRect().height])"""
+
+
+def waiting_figure_heights(page) -> dict[str, float]:
+    """The height of each figure not drawn yet, by its id."""
+    return {name: height for name, state, height in page.evaluate(FIGURE_HEIGHTS) if not state}
+
 
 @pytest.fixture(scope="module", params=DOCNAMES)
-def phone_visit(request, browser, site_url, built_site):
+def phone_load(request, browser, site_url, built_site):
+    """A page at phone width as it loaded, and the heights of the figures not drawn yet."""
     docname = request.param
     result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=PHONE)
-    draw_every_figure(result.page)
-    yield docname, result
+    yield docname, result, waiting_figure_heights(result.page)
     result.page.context.close()
+
+
+@pytest.fixture(scope="module")
+def phone_visit(phone_load):
+    """A page at phone width with every figure drawn."""
+    docname, result, _ = phone_load
+    draw_every_figure(result.page)
+    return docname, result
 
 
 def test_page_is_no_wider_than_a_phone(phone_visit):
@@ -483,25 +500,32 @@ def test_word_maps_are_drawn_at_the_plot_areas_their_words_were_placed_for_on_a_
     assert problems == [], f"{docname} at 390 px:\n" + "\n".join(problems)
 
 
-FIGURE_HEIGHTS = """() => [...document.querySelectorAll('.course-plot')]
-    .map(gd => [gd.id, gd.dataset.state || '', gd.getBoundingClientRect().height])"""
 FIGURE_PAGES = [name for name in DOCNAMES if "/lessons/" in name]
 
 
-@pytest.mark.parametrize("docname", FIGURE_PAGES)
-@pytest.mark.parametrize("width", [360, 390])
-def test_figures_take_their_phone_height_before_they_are_drawn(browser, site_url, docname, width):
-    """A figure further down already has the height it gets when drawn: nothing below it moves."""
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(width, 800))
-    try:
-        page = result.page
-        waiting = {name: height for name, state, height in page.evaluate(FIGURE_HEIGHTS) if not state}
-        draw_every_figure(page)
-        drawn = {name: height for name, _, height in page.evaluate(FIGURE_HEIGHTS)}
+def heights_changed_by_drawing(docname: str, page, waiting: dict[str, float]) -> dict[str, tuple]:
+    """Draw every figure; those whose height then differs from ``waiting`` (id: (before, after))."""
+    if docname in FIGURE_PAGES:
         assert waiting, f"{docname}: every figure is drawn at load; the test checks nothing"
-        grew = {name: (height, drawn[name]) for name, height in waiting.items()
-                if abs(drawn[name] - height) > 1}
-        assert grew == {}, f"{docname} at {width} px: waiting height -> drawn height"
+    draw_every_figure(page)
+    drawn = {name: height for name, _, height in page.evaluate(FIGURE_HEIGHTS)}
+    return {name: (height, drawn[name]) for name, height in waiting.items() if abs(drawn[name] - height) > 1}
+
+
+def test_figures_take_their_phone_height_before_they_are_drawn(phone_load):
+    """A figure further down already has the height it gets when drawn: nothing below it moves."""
+    docname, result, waiting = phone_load
+    grew = heights_changed_by_drawing(docname, result.page, waiting)
+    assert grew == {}, f"{docname} at {PHONE[0]} px: waiting height -> drawn height"
+
+
+@pytest.mark.parametrize("docname", FIGURE_PAGES)
+def test_figures_take_their_height_at_360_px_before_they_are_drawn(browser, site_url, docname):
+    """As at 390 px: the heights the build worked out are kept per width (figure_heights.py)."""
+    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=(360, 800))
+    try:
+        grew = heights_changed_by_drawing(docname, result.page, waiting_figure_heights(result.page))
+        assert grew == {}, f"{docname} at 360 px: waiting height -> drawn height"
     finally:
         result.page.context.close()
 
