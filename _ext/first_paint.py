@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 from myst_nb.sphinx_ext import add_global_html_resources
@@ -57,21 +58,23 @@ def checksum(data: bytes) -> str:
 
 
 def make_bundle(outdir: Path, sheets: list[str], content: list[str] | None = None,
-                fonts: dict[str, str] | None = None) -> tuple[str, list[int]]:
+                fonts: Callable[[list[int]], dict[str, str]] | None = None) -> tuple[str, list[int]]:
     """The site's one stylesheet, and the icon characters its rules write.
 
     Args:
         outdir: the built site's root folder.
         sheets: the stylesheets' paths in the site, in the order the pages link them.
         content: the files (pages, scripts) whose words keep a theme rule; None: keep all rules.
-        fonts: icon font name (``fa-solid-900``) -> the ``url()`` to draw it from.
+        fonts: given the icons the bundle's rules write, the fonts to draw them with: icon font
+            name (``fa-solid-900``) -> the ``url()`` to draw it from. None: the theme's own.
     Returns:
         The bundle's CSS and the private-use code points (icons) its ``content`` rules write.
     """
     request = {"sheets": [{"path": str(outdir / sheet), "purge": Path(sheet).name not in OWN_STYLESHEETS}
                           for sheet in sheets],
-               "bundle": str(outdir / BUNDLE), "content": content, "fonts": fonts}
-    answer = run_node_script(BUNDLE_CSS, request, FirstPaintError, package="postcss-import")
+               "bundle": str(outdir / BUNDLE), "content": content, "askFonts": fonts is not None}
+    answer = run_node_script(BUNDLE_CSS, request, FirstPaintError, package="postcss-import",
+                             reply=None if fonts is None else lambda asked: fonts(asked["icons"]))
     return answer["css"], answer["icons"]
 
 
@@ -123,8 +126,8 @@ class Bundle:
         pages = sorted(str(page) for page in self.outdir.rglob("*.html") if "_static" not in page.parts)
         scripts = sorted(str(path) for path in (self.outdir / "_static").rglob("*.js")
                          if not str(path.relative_to(self.outdir)).startswith(NOT_CONTENT))
-        _, icons = make_bundle(self.outdir, self.sheets, pages + scripts)
-        css, _ = make_bundle(self.outdir, self.sheets, pages + scripts, icon_fonts(self.outdir, icons))
+        css, _ = make_bundle(self.outdir, self.sheets, pages + scripts,
+                             fonts=lambda icons: icon_fonts(self.outdir, icons))
         (self.outdir / BUNDLE).write_text(css, encoding="utf-8")
 
 

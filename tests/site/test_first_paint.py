@@ -208,10 +208,25 @@ def test_purging_drops_the_theme_s_rules_that_no_page_or_script_uses(tiny_site):
     assert icons == [0xF185]  # the icons left are the ones the pages use
 
 
-def test_the_icon_font_is_replaced_by_the_one_given(tiny_site):
+def test_the_icon_font_is_replaced_by_the_one_made_for_the_icons_the_rules_draw(tiny_site):
     outdir, sheets, content = tiny_site
-    css, _ = first_paint.make_bundle(outdir, sheets, content, {"fa-solid-900": "data:font/woff;base64,AAAA"})
+    asked = []
+
+    def fonts(icons):
+        asked.append(icons)
+        return {"fa-solid-900": "data:font/woff;base64,AAAA"}
+
+    css, icons = first_paint.make_bundle(outdir, sheets, content, fonts)
+    assert asked == [[0xF185]] and icons == [0xF185]  # asked once, for the icons left after purging
     assert 'src: url(data:font/woff;base64,AAAA) format("woff")' in css and "woff2" not in css
+
+
+def test_a_bundle_that_fails_before_it_asks_for_fonts_says_why(tiny_site):
+    outdir, sheets, content = tiny_site
+    asked = []
+    with pytest.raises(first_paint.FirstPaintError, match=r"no-such\.css"):
+        first_paint.make_bundle(outdir, [*sheets, "_static/no-such.css"], content, asked.append)
+    assert asked == []
 
 
 def test_the_icon_fonts_are_cut_down_to_the_icons_in_use(tmp_path):

@@ -1,17 +1,20 @@
 // The site's one stylesheet, at build time.
 //
-// Reads a JSON request from stdin:
+// Reads a JSON request, one line on stdin:
 //   {"sheets": [{"path": "/abs/theme.css", "purge": true}, ...],   the head's sheets, in order
 //    "bundle": "/abs/_static/styles/course-site.css",            where the bundle will live
 //    "content": ["/abs/page.html", ...] or null,                    null: do not purge
-//    "fonts": {"fa-solid-900": "data:font/woff;base64,..."}}       optional: icon fonts to use
+//    "askFonts": true}                                              optional: see below
 // Each sheet has its @import rules inlined (postcss-import) and its url()s rebased from its
 // own folder to the bundle's (postcss-url). With "content", PurgeCSS drops the rules of each
 // sheet marked "purge" that no page and no script can use: a rule stays when every class, id
 // and attribute its selector names occurs as a word in one of the content files (a script
 // that adds a class at run time names it, so its rules stay). Custom properties, @font-face
-// and @keyframes are kept, and so are the theme's light and dark rules. With "fonts", each
-// @font-face whose src names one of those font files gets that source instead.
+// and @keyframes are kept, and so are the theme's light and dark rules. With "askFonts", once
+// the rules are known the script writes the icons they draw as one line ({"icons": [...]}) and
+// reads the fonts to draw them with as the next line of stdin ({"fa-solid-900":
+// "data:font/woff;base64,..."}): each @font-face whose src names one of those font files gets
+// that source instead.
 // Prints {"css": "...", "icons": [code points]}: the bundle, and the private-use characters
 // (icon glyphs) that its rules write with `content`, each given an empty alternative text.
 // Any error ends the process with status 1.
@@ -19,6 +22,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const readline = require('readline');
 const postcss = require('postcss');
 const postcssImport = require('postcss-import');
 const postcssUrl = require('postcss-url');
@@ -84,7 +88,14 @@ function useFonts(root, fonts) {
 }
 
 async function main() {
-  const request = JSON.parse(fs.readFileSync(0, 'utf8'));
+  const input = readline.createInterface({input: process.stdin});
+  const lines = input[Symbol.asyncIterator]();
+  const readMessage = async () => {
+    const line = await lines.next();
+    if (line.done) { throw new Error('stdin ended before a message'); }
+    return JSON.parse(line.value);
+  };
+  const request = await readMessage();
   const texts = [];
   for (const sheet of request.sheets) { texts.push(await resolved(sheet, request.bundle)); }
   if (request.content) {
@@ -101,7 +112,6 @@ async function main() {
     root.append(postcss.comment({text: ` ${path.relative(path.dirname(request.bundle), sheet.path)} `}));
     root.append(postcss.parse(texts[index]));
   });
-  if (request.fonts) { useFonts(root, request.fonts); }
   const icons = new Set();
   const properties = customProperties(root);
   root.walkDecls('content', (declaration) => {
@@ -114,8 +124,14 @@ async function main() {
       declaration.cloneAfter({value: `${declaration.value} / ""`});
     }
   });
+  const points = [...icons].sort((a, b) => a - b);
+  if (request.askFonts) {
+    process.stdout.write(JSON.stringify({icons: points}) + '\n');
+    useFonts(root, await readMessage());
+  }
+  input.close();  // nothing more to read: the script ends when it has answered
   const css = '@charset "UTF-8";\n' + root.toString() + '\n';
-  process.stdout.write(JSON.stringify({css, icons: [...icons].sort((a, b) => a - b)}));
+  process.stdout.write(JSON.stringify({css, icons: points}));  // no newline: not a question
 }
 
 main().catch((error) => {
