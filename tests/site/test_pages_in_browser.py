@@ -726,9 +726,23 @@ def test_every_slider_moves_its_figure(page_visit):
             assert result.console_errors == [], f"{docname}: errors after moving a slider"
 
 
+# Plotly's event for each step a slider takes as it is dragged or clicked: the steps slider
+# number ``slider`` of a figure shows from now on, in order (each change once).
+WATCH_SLIDER = """(gd, slider) => {
+    const seen = gd.courseStepsSeen = [gd._fullLayout.sliders[slider].active || 0];
+    if (gd.courseStepWatch) { gd.removeListener('plotly_sliderchange', gd.courseStepWatch); }
+    gd.courseStepWatch = event => {
+        if (event.slider._index === slider && event.slider.active !== seen[seen.length - 1]) {
+            seen.push(event.slider.active);
+        }
+    };
+    gd.on('plotly_sliderchange', gd.courseStepWatch);
+}"""
+
+
 def slider_drag_problems(page, finger=None) -> list[str]:
     """Drag each slider by mouse (or by ``finger``, test_phone_width.finger_on) to its first
-    step and on past its last, a few px at a time: where it goes back a step, or misses the
+    step and on past its last, 4 px at a time: where it goes back a step, or misses the
     first or last. A step that changes the figure's margins (other tick labels, another colour
     bar) moves the slider, which is laid out on the plot area, under the pointer: the pointer
     then reads as another step, which moves the slider back, and so on."""
@@ -736,6 +750,9 @@ def slider_drag_problems(page, finger=None) -> list[str]:
         def press(x, y):
             page.mouse.move(x, y)
             page.mouse.down()
+
+        def sweep(start, end, y):  # one call: the browser gets each move in turn
+            page.mouse.move(end, y, steps=round((end - start) / 4))
         move, lift = page.mouse.move, page.mouse.up
     else:
         def press(x, y):
@@ -743,6 +760,10 @@ def slider_drag_problems(page, finger=None) -> list[str]:
 
         def move(x, y):
             finger("touchMove", x, y)
+
+        def sweep(start, end, y):
+            for step in range(1, round((end - start) / 4) + 1):
+                move(start + 4 * step, y)
 
         def lift():
             finger("touchEnd")
@@ -758,16 +779,12 @@ def slider_drag_problems(page, finger=None) -> list[str]:
             y = box["y"] + box["height"] / 2
             grip = figure.locator(".slider-container .slider-grip-rect").nth(slider).bounding_box()
             press(grip["x"] + grip["width"] / 2, y)
-            x = box["x"] - 20
-            move(x, y)  # to the first step, then on to the last without letting go
-            seen = []
-            while x < box["x"] + box["width"] + 20:
-                x += 4
-                move(x, y)
-                step = figure.evaluate(f"gd => gd._fullLayout.sliders[{slider}].active || 0")
-                if not seen or step != seen[-1]:
-                    seen.append(step)
+            start, end = box["x"] - 20, box["x"] + box["width"] + 20
+            move(start, y)  # to the first step, then on to the last without letting go
+            figure.evaluate(WATCH_SLIDER, slider)
+            sweep(start, end, y)
             lift()
+            seen = figure.evaluate("gd => gd.courseStepsSeen")
             if seen != sorted(seen) or seen[0] != 0 or seen[-1] != figure.evaluate(
                     f"gd => gd.layout.sliders[{slider}].steps.length - 1"):
                 problems.append(f"figure {index} slider {slider}: steps {seen}")
