@@ -726,8 +726,8 @@ def test_every_slider_moves_its_figure(page_visit):
             assert result.console_errors == [], f"{docname}: errors after moving a slider"
 
 
-# Plotly's event for each step a slider takes as it is dragged or clicked: the steps slider
-# number ``slider`` of a figure shows from now on, in order (each change once).
+# Records in the page, from Plotly's event for each step a slider takes as it is dragged or
+# clicked, the steps that slider number ``slider`` of a figure shows from now on, in order.
 WATCH_SLIDER = """(gd, slider) => {
     const seen = gd.courseStepsSeen = [gd._fullLayout.sliders[slider].active || 0];
     if (gd.courseStepWatch) { gd.removeListener('plotly_sliderchange', gd.courseStepWatch); }
