@@ -27,7 +27,14 @@ sys.path.insert(0, str(REPO_ROOT / "tools"))
 import build_book  # noqa: E402
 from site_server import serve  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")  # Debian's (make browser)
+# Debian's headless Chromium (package chromium-headless-shell, `make browser`): Debian's
+# chromium without the desktop browser around it, so a page costs less to load (a test file
+# ran in 0.72-0.90 of the time); the same engine parses, styles, lays out and draws the pages.
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
+# Debian's whole browser (package chromium, `make browser`), for what the headless shell does
+# otherwise than a reader's Chromium: it asks for no page icon, and as a page loads it sends it
+# a pointer event, as from a mouse resting over the page (``whole_browser``).
+WHOLE_CHROMIUM = os.environ.get("WHOLE_CHROMIUM_PATH", "/usr/bin/chromium")
 # Only the test's own server answers: no other host's name resolves, so a request off the site
 # fails (and `visit` records it). Playwright's routing of every request through the test did
 # the same at 0.25 s more per visit of a lesson (1.36 s against 1.11 s, medians of 12).
@@ -75,13 +82,13 @@ class SessionBrowser:
     stalled (BrowserStalled, or pytest-timeout's limit): every later test would hang in it too.
     Pages that a test file opened earlier stay with the old one."""
 
-    def __init__(self, playwright):
-        self._playwright = playwright
+    def __init__(self, playwright, executable: str):
+        self._playwright, self._executable = playwright, executable
         self._current = self._launch()
         self.stalled = False
 
     def _launch(self):
-        return self._playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        return self._playwright.chromium.launch(executable_path=self._executable, args=CHROMIUM_ARGS)
 
     def __getattr__(self, name):  # new_page, new_context, version, ...
         if self.stalled:
@@ -100,16 +107,35 @@ def stalled_browser(call) -> bool:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
-    if report.failed and stalled_browser(call) and isinstance(item.funcargs.get("browser"), SessionBrowser):
-        item.funcargs["browser"].stalled = True
+    if report.failed and stalled_browser(call):
+        for name in ("browser", "whole_browser"):
+            if isinstance(item.funcargs.get(name), SessionBrowser):
+                item.funcargs[name].stalled = True
     return report
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright_driver():
+    """Playwright's driver, which launches the worker's browsers."""
     from playwright.sync_api import sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: install Debian's package `chromium`")
-    with sync_playwright() as playwright:  # on leaving, every browser it launched is closed
-        yield SessionBrowser(playwright)
+    with sync_playwright() as running:  # on leaving, every browser it launched is closed
+        yield running
+
+
+def session_browser(playwright, executable: str, package: str) -> SessionBrowser:
+    if not Path(executable).exists():
+        pytest.fail(f"Chromium is missing at {executable}: run `make browser` (Debian's package {package})")
+    return SessionBrowser(playwright, executable)
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """The worker's headless Chromium."""
+    return session_browser(playwright_driver, CHROMIUM, "chromium-headless-shell")
+
+
+@pytest.fixture(scope="session")
+def whole_browser(playwright_driver):
+    """The worker's whole Chromium, for a test of what only it does as readers' browsers do."""
+    return session_browser(playwright_driver, WHOLE_CHROMIUM, "chromium")

@@ -120,10 +120,11 @@ def _bootstrap_requests(page) -> list[str]:
 
 
 @pytest.mark.parametrize("how", ["mouse", "keyboard", "touch"])
-def test_bootstrap_loads_at_the_first_move_and_the_first_click_opens_a_menu(browser, site_url, how):
-    """No Bootstrap while the page loads; a menu button works at once, however it is pressed."""
+def test_bootstrap_loads_at_the_first_move_and_the_first_click_opens_a_menu(whole_browser, site_url, how):
+    """No Bootstrap while the page loads; a menu button works at once, however it is pressed.
+    (In the whole browser: the headless shell points at the page as it loads, a first move.)"""
     viewport = (390, 844) if how == "touch" else (1280, 900)
-    result = visit(browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url,
+    result = visit(whole_browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url,
                    viewport=viewport)
     page = result.page
     try:
@@ -153,10 +154,10 @@ def test_bootstrap_loads_at_the_first_move_and_the_first_click_opens_a_menu(brow
 
 @pytest.mark.parametrize("viewport", [(1280, 700), (390, 844)])  # the sidebar is taller than both
 @pytest.mark.parametrize("docname", ["book/lessons/09_questions", "book/about/instructors"])
-def test_the_themes_own_sidebar_scroll_does_not_load_bootstrap(browser, site_url, docname, viewport):
+def test_the_themes_own_sidebar_scroll_does_not_load_bootstrap(whole_browser, site_url, docname, viewport):
     """On a page far down the sidebar, the theme scrolls the sidebar to its link while the page
-    loads; that is no reader's move, so Bootstrap still waits."""
-    result = visit(browser, f"{site_url}/{docname}.html", site_url, viewport=viewport)
+    loads; that is no reader's move, so Bootstrap still waits (in the whole browser, as above)."""
+    result = visit(whole_browser, f"{site_url}/{docname}.html", site_url, viewport=viewport)
     page = result.page
     try:
         page.wait_for_function("document.querySelector('.bd-sidebar-primary').scrollTop > 0")
