@@ -99,9 +99,9 @@ page: venv vendor sync ## build one page into _build/pages/NAME/_build/html: mak
 
 # The browser tests drive Debian's headless Chromium (package chromium-headless-shell: the
 # same engine as Debian's chromium without the desktop browser around it; a test file runs in
-# 0.72-0.90 of the time), and its whole browser for the few things only that does as a
-# reader's Chromium does (tests/site/conftest.py). `make bench` measures with Lighthouse in the
-# whole browser.
+# 0.72-0.90 of the time), and the whole browser for the three tests of what the shell does
+# otherwise than a reader's Chromium (tests/site/conftest.py). `make bench` measures with
+# Lighthouse in the whole browser.
 CHROMIUM ?= /usr/bin/chromium-headless-shell
 WHOLE_CHROMIUM ?= /usr/bin/chromium
 
