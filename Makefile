@@ -100,19 +100,25 @@ page: venv vendor sync ## build one page into _build/pages/NAME/_build/html: mak
 # The browser tests drive Debian's headless Chromium (package chromium-headless-shell: the
 # same engine as Debian's chromium without the desktop browser around it; a test file runs in
 # 0.72-0.90 of the time), and the whole browser for the three tests of what the shell does
-# otherwise than a reader's Chromium (tests/site/conftest.py). `make bench` measures with
+# otherwise than a reader's Chromium (tests/site/conftest.py); on a machine for which Debian
+# has no headless shell, every test runs in the whole browser. `make bench` measures with
 # Lighthouse in the whole browser.
 CHROMIUM ?= /usr/bin/chromium-headless-shell
 WHOLE_CHROMIUM ?= /usr/bin/chromium
+APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 
-browser: ## Debian's Chromium, headless and whole, for the browser tests (apt-get installs what is missing)
-	@missing=""; \
-	test -x $(CHROMIUM) || missing="$$missing chromium-headless-shell"; \
-	test -x $(WHOLE_CHROMIUM) || missing="$$missing chromium"; \
-	if [ -n "$$missing" ]; then \
+browser: ## Debian's Chromium, whole and headless, for the browser tests (apt-get installs what is missing)
+	@if ! test -x $(WHOLE_CHROMIUM) || ! test -x $(CHROMIUM); then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
-	  else echo "The browser tests need Debian's Chromium: sudo apt-get install$$missing"; exit 1; fi; fi
+	    apt-get update -q || exit 1; \
+	    test -x $(WHOLE_CHROMIUM) || $(APT_INSTALL) chromium || exit 1; \
+	    test -x $(CHROMIUM) || $(APT_INSTALL) chromium-headless-shell \
+	      || echo "make browser: no chromium-headless-shell here; the browser tests run in the whole browser"; \
+	  elif ! test -x $(WHOLE_CHROMIUM); then \
+	    echo "The browser tests need Debian's Chromium: sudo apt-get install chromium chromium-headless-shell"; exit 1; \
+	  else echo "make browser: the browser tests run faster in the headless shell: sudo apt-get install chromium-headless-shell"; \
+	  fi; \
+	fi
 
 # Tests run on every core (pytest-xdist); a test file's tests stay on one worker, so a file's
 # browser page or tiny book is set up once (each notebook twin's tests are a unit of their own,

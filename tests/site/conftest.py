@@ -27,14 +27,17 @@ sys.path.insert(0, str(REPO_ROOT / "tools"))
 import build_book  # noqa: E402
 from site_server import serve  # noqa: E402
 
-# Debian's headless Chromium (package chromium-headless-shell, `make browser`): Debian's
-# chromium without the desktop browser around it, so a page costs less to load (a test file
-# ran in 0.72-0.90 of the time); the same engine parses, styles, lays out and draws the pages.
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 # Debian's whole browser (package chromium, `make browser`), for what the headless shell does
 # otherwise than a reader's Chromium: it asks for no page icon, and as a page loads it sends it
 # a pointer event, as from a mouse resting over the page (``whole_browser``).
 WHOLE_CHROMIUM = os.environ.get("WHOLE_CHROMIUM_PATH", "/usr/bin/chromium")
+# Debian's headless Chromium (package chromium-headless-shell, `make browser`) for the rest:
+# Debian's chromium without the desktop browser around it, so a page costs less to load (a test
+# file ran in 0.72-0.90 of the time); the same engine parses, styles, lays out and draws the
+# pages. Where Debian has none for the machine, the whole browser serves instead.
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+CHROMIUM = os.environ.get("CHROMIUM_PATH",
+                          HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else WHOLE_CHROMIUM)
 # Only the test's own server answers: no other host's name resolves, so a request off the site
 # fails (and `visit` records it). Playwright's routing of every request through the test did
 # the same at 0.25 s more per visit of a lesson (1.36 s against 1.11 s, medians of 12).
@@ -123,19 +126,20 @@ def playwright_driver():
         yield running
 
 
-def session_browser(playwright, executable: str, package: str) -> SessionBrowser:
+def session_browser(playwright, executable: str) -> SessionBrowser:
     if not Path(executable).exists():
+        package = "chromium-headless-shell" if "headless-shell" in executable else "chromium"
         pytest.fail(f"Chromium is missing at {executable}: run `make browser` (Debian's package {package})")
     return SessionBrowser(playwright, executable)
 
 
 @pytest.fixture(scope="session")
 def browser(playwright_driver):
-    """The worker's headless Chromium."""
-    return session_browser(playwright_driver, CHROMIUM, "chromium-headless-shell")
+    """The worker's headless Chromium (or its whole one, where Debian has no headless shell)."""
+    return session_browser(playwright_driver, CHROMIUM)
 
 
 @pytest.fixture(scope="session")
 def whole_browser(playwright_driver):
     """The worker's whole Chromium, for a test of what only it does as readers' browsers do."""
-    return session_browser(playwright_driver, WHOLE_CHROMIUM, "chromium")
+    return session_browser(playwright_driver, WHOLE_CHROMIUM)
