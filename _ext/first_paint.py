@@ -5,7 +5,7 @@ and a browser draws nothing until it has fetched every one of them (and run the 
 a phone's network, most of the first two seconds of every page. The course's theme
 (``course_theme/layout.html``) gives each page a head that links one stylesheet, settles the
 light/dark theme at once, loads the search scripts on the search page only and the theme's
-Bootstrap script at the reader's first move. This module supplies what that head needs:
+scripts at the reader's first move. This module supplies what that head needs:
 
 * the one stylesheet, ``_static/styles/course-site.css``: every sheet the pages would link, in
   the same order, the theme's own included (``tools/css-js/bundle_css.js``: imports inlined,
@@ -20,6 +20,9 @@ Bootstrap script at the reader's first move. This module supplies what that head
   rules use and written into the bundle (no 1.4 MB icon script, no font request);
 * every script in the head is deferred: it runs in the same order, once the page is parsed.
   ``documentation_options.js``, which inline scripts in the head extend, is written inline.
+  The scripts that only answer the reader (``FIRST_MOVE``: Sphinx's, the copy buttons', the
+  book theme's) leave the head: ``course-first-move.js`` loads them at the reader's first move,
+  with the theme's own two (``course_theme/layout.html``).
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ BUNDLE = "_static/styles/course-site.css"
 # before Sphinx's list; the course's layout links the bundle instead.
 THEME_SHEETS = ("_static/styles/theme.css", "_static/styles/pydata-sphinx-theme.css")
 OPTIONS_SCRIPT = "_static/documentation_options.js"
+# Scripts that nothing on a page needs before the reader moves, in the order they run; the
+# search page runs its search with Sphinx's two at once.
+FIRST_MOVE = ("_static/doctools.js", "_static/sphinx_highlight.js", "_static/clipboard.min.js",
+              "_static/copybutton.js", "_static/scripts/sphinx-book-theme.js")
+SEARCH_NEEDS = ("_static/doctools.js", "_static/sphinx_highlight.js")
 ICON_FONTS = Path("_static") / "vendor" / "fontawesome" / "webfonts"
 
 
@@ -149,6 +157,11 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
     context["course_stylesheet_version"] = bundle.version
     options = (outdir / OPTIONS_SCRIPT).read_text(encoding="utf-8").strip()
     scripts = context.get("script_files", [])
+    later = [name for name in FIRST_MOVE if not (pagename == "search" and name in SEARCH_NEEDS)]
+    context["course_first_move_scripts"] = [
+        f"{context['pathto'](name, 1)}?v={checksum((outdir / name).read_bytes())}"
+        for name in later if any(str(script.filename) == name for script in scripts)]
+    scripts[:] = [script for script in scripts if str(script.filename) not in later]
     for index, script in enumerate(scripts):
         attributes = dict(script.attributes)
         if str(script.filename) == OPTIONS_SCRIPT:

@@ -32,8 +32,10 @@
     document.querySelectorAll('script.course-plot-spec[data-src]').forEach(function (tag) {  // a figure's data
       urls.push(new URL(tag.dataset.src, location.href).href);
     });
-    document.querySelectorAll('script[data-bootstrap]').forEach(function (tag) {  // course-bootstrap-on-demand.js
-      urls.push(new URL(tag.dataset.bootstrap, location.href).href);
+    document.querySelectorAll('script[data-scripts]').forEach(function (tag) {  // course-first-move.js
+      tag.dataset.scripts.split(' ').filter(Boolean).forEach(function (source) {
+        urls.push(new URL(source, location.href).href);
+      });
     });
     document.querySelectorAll('link[rel~="icon"]').forEach(function (link) {  // the browser asks for it itself
       urls.push(link.href);

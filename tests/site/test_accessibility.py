@@ -544,12 +544,37 @@ def test_axe_finds_no_wcag_violations(browser, site_url, docname, scheme):
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
         page.evaluate("document.fonts.ready.then(() => true)")
         after_frames(page)
-        page.add_script_tag(path=str(AXE_JS))
-        report = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS)
-        problems = [f"{v['id']} ({v['impact']}): {v['help']} -- "
-                    + "; ".join(" ".join(node["target"]) for node in v["nodes"][:6])
-                    for v in report["violations"]]
+        problems = _axe_problems(page)
         assert problems == [], f"{docname} ({scheme}): axe-core found:\n" + "\n".join(problems)
+    finally:
+        result.page.context.close()
+
+
+def _axe_problems(page) -> list[str]:
+    """What axe-core finds on the page as it is now (WCAG 2.1 A and AA)."""
+    page.add_script_tag(path=str(AXE_JS))
+    report = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS)
+    return [f"{v['id']} ({v['impact']}): {v['help']} -- "
+            + "; ".join(" ".join(node["target"]) for node in v["nodes"][:6])
+            for v in report["violations"]]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_finds_no_wcag_violations_before_the_reader_moves(whole_browser, site_url, width):
+    """The theme's scripts wait for the reader's first move (course-first-move.js): the page is
+    accessible without them. (In the whole browser: the headless shell points at a page as it
+    loads, which is a move.)"""
+    result = visit(whole_browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url,
+                   viewport=(width, 844))
+    try:
+        page = result.page
+        page.evaluate("document.fonts.ready.then(() => true)")
+        after_frames(page)
+        problems = _axe_problems(page)
+        waited = page.evaluate("performance.getEntriesByType('resource')"
+                               ".every(entry => !entry.name.includes('pydata-sphinx-theme.js'))")
+        assert waited, "the theme's script loaded before any move"
+        assert problems == [], f"lesson 4 at {width} px before a move:\n" + "\n".join(problems)
     finally:
         result.page.context.close()
 

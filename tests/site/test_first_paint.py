@@ -114,9 +114,14 @@ def test_a_page_waits_only_for_an_element_it_has(built_site):
     assert len(lessons) == 9 and "search.html" not in waiting, sorted(waiting)
 
 
+def _requests(page, *names: str) -> list[str]:
+    """The page's requests for files whose address holds one of ``names``."""
+    return page.evaluate("names => performance.getEntriesByType('resource').map(e => e.name)"
+                         ".filter(name => names.some(part => name.includes(part)))", list(names))
+
+
 def _bootstrap_requests(page) -> list[str]:
-    return page.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
-                         ".filter(name => name.includes('scripts/bootstrap.js'))")
+    return _requests(page, "scripts/bootstrap.js")
 
 
 @pytest.mark.parametrize("how", ["mouse", "keyboard", "touch"])
@@ -152,19 +157,57 @@ def test_bootstrap_loads_at_the_first_move_and_the_first_click_opens_a_menu(whol
         page.context.close()
 
 
+@pytest.mark.parametrize("press", ["colour mode", "search shortcut", "full screen"])
+def test_what_the_reader_presses_before_the_theme_s_scripts_arrive_is_done_once_they_have(whole_browser,
+                                                                                          site_url, press):
+    """The colour-mode button, the search shortcut and the full-screen button answer the first
+    press, which comes before their scripts have loaded (in the whole browser, as above)."""
+    result = visit(whole_browser, f"{site_url}/book/lessons/04_sinusoidal_positions.html", site_url,
+                   viewport=(1280, 900))
+    page = result.page
+    try:
+        assert _requests(page, "pydata-sphinx-theme.js", "sphinx-book-theme.js") == []
+        if press == "colour mode":
+            page.locator(".article-header-buttons .theme-switch-button").first.click()
+            page.wait_for_function("document.documentElement.dataset.mode !== 'auto'")
+        elif press == "search shortcut":
+            page.keyboard.press("Control+KeyK")
+            page.wait_for_function("document.activeElement.matches('dialog[open] [name=q]')")
+        else:
+            page.locator('.article-header-buttons button[onclick="toggleFullScreen()"]').click()
+            page.wait_for_function("window.toggleFullScreen !== undefined")
+        assert not result.console_errors and not result.failed_requests, (result.console_errors,
+                                                                          result.failed_requests)
+    finally:
+        page.context.close()
+
+
 @pytest.mark.parametrize("viewport", [(1280, 700), (390, 844)])  # the sidebar is taller than both
 @pytest.mark.parametrize("docname", ["book/lessons/09_questions", "book/about/instructors"])
-def test_the_themes_own_sidebar_scroll_does_not_load_bootstrap(whole_browser, site_url, docname, viewport):
-    """On a page far down the sidebar, the theme scrolls the sidebar to its link while the page
-    loads; that is no reader's move, so Bootstrap still waits (in the whole browser, as above)."""
+def test_the_theme_s_scripts_wait_for_the_readers_move_and_then_show_the_page_s_link(whole_browser, site_url,
+                                                                                     docname, viewport):
+    """None of the scripts that only answer the reader runs as the page loads, nor when a box
+    inside the page scrolls; at the page's first scroll they all do, and the theme scrolls its
+    sidebar to the page's link (in the whole browser, as above)."""
     result = visit(whole_browser, f"{site_url}/{docname}.html", site_url, viewport=viewport)
     page = result.page
     try:
-        page.wait_for_function("document.querySelector('.bd-sidebar-primary').scrollTop > 0")
+        page.evaluate("document.querySelector('.bd-sidebar-primary').scrollTop = 1")
         after_frames(page, 4)  # the sidebar's scroll event has been dispatched
-        assert _bootstrap_requests(page) == [] and page.evaluate("window.bootstrap === undefined")
+        waiting = page.evaluate("document.querySelector('script[data-scripts]').dataset.scripts.split(' ')")
+        assert len(waiting) == 7 and any("pydata-sphinx-theme.js" in source for source in waiting), waiting
+        assert _requests(page, "copybutton.js", "doctools.js", "scripts/bootstrap.js",
+                         "pydata-sphinx-theme.js", "sphinx-book-theme.js") == []
         page.mouse.wheel(0, 300)
-        page.wait_for_function("window.bootstrap !== undefined")
+        page.wait_for_function("window.bootstrap !== undefined && window.toggleFullScreen !== undefined")
+        page.wait_for_function("""() => {
+            const sidebar = document.querySelector('.bd-sidebar-primary');
+            const link = sidebar.querySelector('li.current.active > a').getBoundingClientRect();
+            const box = sidebar.getBoundingClientRect();
+            return link.top >= box.top && link.bottom <= box.bottom;
+        }""")
+        assert not result.console_errors and not result.failed_requests, (result.console_errors,
+                                                                          result.failed_requests)
     finally:
         page.context.close()
 
