@@ -19,8 +19,6 @@
   var sources = tag && tag.dataset.scripts ? tag.dataset.scripts.split(' ').filter(Boolean) : [];
   if (!sources.length) { return; }
   var INTENT = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'wheel'];
-  // What the scripts answer: a button in the page's bars (the article's own buttons answer at once)
-  var BAR_BUTTON = 'button, [data-bs-toggle]';
   var requested = false;
   var arrived = false;
   var pressed = [];  // buttons pressed, and shortcuts typed, before the scripts arrived
@@ -51,7 +49,7 @@
 
   document.addEventListener('click', function (event) {
     if (arrived || !event.target.closest) { return; }
-    var button = event.target.closest(BAR_BUTTON);
+    var button = event.target.closest('button');  // a bar's (the article's own buttons answer at once)
     if (button && !button.closest('.bd-article')) {
       event.preventDefault();
       event.stopImmediatePropagation();
