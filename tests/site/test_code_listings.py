@@ -62,6 +62,7 @@ def test_code_has_a_copy_button_and_an_output_has_none(browser, site_url, docnam
     page = browser.new_page()
     try:
         page.goto(f"{site_url}/{docname}.html", wait_until="domcontentloaded")
+        page.mouse.move(200, 200)  # the reader's first move brings the copy buttons (course-first-move.js)
         page.wait_for_function("document.querySelector('button.copybtn') !== null")
         found = page.evaluate(COPY_BUTTONS)
         assert found["listings"] > 0 and found["outputs"] > 0, found
